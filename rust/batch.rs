@@ -1,0 +1,1 @@
+//! Rayon batch drivers over owned inputs.

@@ -1,0 +1,70 @@
+//! Answer-level equivalence of two already-extracted answers (the fixed mode's LaTeX path).
+//!
+//! This is the contract the rest of the crate relies on:
+//! [`equivalent`]`(gold, pred, &EquivOptions) -> EquivOutcome`. The engine behind it (LaTeX
+//! parser, exact rationals, numeric evaluation, collections) lives in submodules.
+
+use crate::check::DecidedBy;
+
+/// Limits that keep every comparison bounded. Over budget means "undecided", never a hang.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquivOptions {
+    /// Only trivial simplifications (no algebraic rewriting, no numeric identity testing).
+    pub strict: bool,
+    /// Compare a decimal prediction with an exact gold by rounding to the written precision.
+    pub rounding_tolerance: bool,
+    pub max_nodes: usize,
+    pub max_exponent_bits: u64,
+    pub max_digits: usize,
+}
+
+impl Default for EquivOptions {
+    fn default() -> Self {
+        EquivOptions { strict: false, rounding_tolerance: true, max_nodes: 2_000, max_exponent_bits: 4_096, max_digits: 2_000 }
+    }
+}
+
+/// The three-valued result of an equivalence test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Equivalence {
+    Equal,
+    NotEqual,
+    /// The engine could not decide within its budgets; hand over to SymPy.
+    Undecided,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquivOutcome {
+    pub result: Equivalence,
+    /// Which stage decided (Literal, Numeric or Symbolic); `None` when undecided.
+    pub path: DecidedBy,
+    /// `false` when the gold could not be parsed at all (the verdict is `gold_unparseable`).
+    pub gold_parsed: bool,
+    /// `false` when the prediction could not be parsed at all (`pred_unparseable`).
+    pub pred_parsed: bool,
+    /// `true` when a budget stopped the engine (the verdict may become `over_budget`).
+    pub over_budget: bool,
+}
+
+impl EquivOutcome {
+    pub fn decided(equal: bool, path: DecidedBy) -> Self {
+        EquivOutcome {
+            result: if equal { Equivalence::Equal } else { Equivalence::NotEqual },
+            path,
+            gold_parsed: true,
+            pred_parsed: true,
+            over_budget: false,
+        }
+    }
+
+    pub fn undecided() -> Self {
+        EquivOutcome { result: Equivalence::Undecided, path: DecidedBy::None, gold_parsed: true, pred_parsed: true, over_budget: false }
+    }
+}
+
+/// Is `pred` the same answer as `gold`? Gold first, as in math-verify's `verify(gold, pred)`.
+pub fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
+    basic::equivalent(gold, pred, opts)
+}
+
+mod basic;

@@ -1,0 +1,1 @@
+//! Final-answer extraction (fixed mode). See docs/policies.md.

@@ -1,0 +1,27 @@
+//! Core of `matheval_fast`: everything that touches every response, in pure Rust.
+//!
+//! The crate has no Python in it unless the `python` feature is on; then [`python`] adds the
+//! thin PyO3 layer that builds `matheval_fast._core`. `cargo test` runs without an interpreter.
+//!
+//! Module map (one concern each):
+//! - [`error`]: the one error enum of the core.
+//! - [`extract`]: final-answer extraction (anchors, boxes, math spans, last number).
+//! - [`number`]: number literals and rounding-aware numeric comparison.
+//! - [`xwin`]: the seed tool's algorithm, quirks included (`compat="xwin"`).
+//! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
+//! - [`check`]: modes, policies, the [`check::Verdict`] and the single-item checker.
+//! - [`batch`]: rayon drivers over owned inputs.
+
+pub mod batch;
+pub mod check;
+pub mod config;
+pub mod equiv;
+pub mod error;
+pub mod extract;
+pub mod number;
+pub mod xwin;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{Error, Result};

@@ -1,0 +1,6 @@
+//! Bindings for protocol A.
+use pyo3::prelude::*;
+
+pub(crate) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

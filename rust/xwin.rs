@@ -1,0 +1,1 @@
+//! The seed tool's algorithm, quirks included (`compat="xwin"`).
