@@ -21,3 +21,9 @@ class ConfigError(MathEvalError):
 
 class DomainError(MathEvalError):
     """A statistic is undefined for the given input."""
+
+# ---- protocol A: answer checking (rust/python/answer.rs) ----
+
+# ---- statistics (rust/python/stats.rs) ----
+
+# ---- LaTeX parsing (rust/python/latex.rs) ----
