@@ -223,8 +223,14 @@ pub fn resolve_kind(kind: Kind, gold: &str) -> Kind {
     }
 }
 
-/// Check one response against one gold answer.
+/// Check one response against one gold answer. Never panics: a bug in a checker becomes the
+/// verdict `error` for that item (and a test case for us), not an exception for the batch.
 pub fn check(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_unguarded(response, gold, opts)))
+        .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
+}
+
+fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
     let gold = match gold {
         Input::Text(g) if g.len() > MAX_INPUT_BYTES => {
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
@@ -398,6 +404,27 @@ pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy, compa
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Arbitrary text over an alphabet that stresses every scanner never panics (the
+        /// catch_unwind net is bypassed here on purpose).
+        #[test]
+        fn no_panic_on_arbitrary_text(
+            resp in r"(The answer is:? |####|\\boxed\{|\\fbox|\\frac|\\text\{|\$\$|\\\[|\\\(|[0-9٣²’é .,/:\-+eE$\\{}()\[\]^%_xyz\n'\x22])*",
+            gold in r"[0-9٣ .,/\-$\\{}a-z]*",
+        ) {
+            for compat in [Compat::Fixed, Compat::Xwin] {
+                for kind in [Kind::Simple, Kind::Latex, Kind::Auto] {
+                    let o = CheckOptions { compat, kind, ..CheckOptions::default() };
+                    let _ = check_unguarded(&resp.as_str().into(), &gold.as_str().into(), &o);
+                }
+            }
+            let _ = crate::number::scan_numbers(&resp);
+            let _ = crate::number::parse_number(&resp);
+        }
+    }
 
     fn fixed(resp: &str, gold: &str) -> Verdict {
         check(&resp.into(), &gold.into(), &CheckOptions::default())

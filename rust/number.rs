@@ -409,7 +409,9 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        let starts_frac = s[i..].starts_with("\\frac") || s[i..].starts_with("\\dfrac") || s[i..].starts_with("\\tfrac");
+        // Only ASCII bytes start a number, so every slice below is at a char boundary.
+        let starts_frac =
+            c == b'\\' && (s[i..].starts_with("\\frac") || s[i..].starts_with("\\dfrac") || s[i..].starts_with("\\tfrac"));
         let starts_num = c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()));
         if !(starts_num || starts_frac) {
             i += 1;
