@@ -248,12 +248,19 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
-    let kind = resolve_kind(opts.kind, gold);
+    // The gold is normalised and parsed once, for `Kind::Auto` and the number checker alike.
+    let gold_norm = normalize_answer(gold);
+    let gold_num = if gold_norm.contains('\\') { None } else { number::parse_number(&gold_norm) };
+    let kind = match opts.kind {
+        Kind::Auto if gold_num.is_some() => Kind::Simple,
+        Kind::Auto => Kind::Latex,
+        k => k,
+    };
     match (opts.compat, kind) {
         (Compat::Xwin, Kind::Latex) => xwin_latex(response, gold, Some(&opts.split), opts),
         (Compat::Xwin, _) => xwin_simple(response, gold, opts),
         (Compat::Fixed, Kind::Latex) => fixed_latex(response, gold, opts),
-        (Compat::Fixed, _) => fixed_simple(response, gold, opts),
+        (Compat::Fixed, _) => fixed_simple_parsed(response, &gold_norm, gold_num, opts),
     }
 }
 
@@ -313,22 +320,27 @@ fn literal_words_equal(a: &str, b: &str) -> bool {
 /// GSM8K-style checking, fixed: one number compared with DESIGN.md's policies, or the multiset of
 /// numbers under the eval policy (strict / model_include_gt / gt_include_model).
 pub fn fixed_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
+    let g = normalize_answer(gold);
+    let gn = number::parse_number(&g);
+    fixed_simple_parsed(response, &g, gn, opts)
+}
+
+fn fixed_simple_parsed(response: &str, g: &str, gold_num: Option<number::Number>, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
-    let g = normalize_answer(gold);
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
     let ex = Some(extracted.clone());
-    if let (Some(gn), Some(pn)) = (number::parse_number(&g), number::parse_number(p)) {
+    if let (Some(gn), Some(pn)) = (gold_num, number::parse_number(p)) {
         if matches!(policy, EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative) || numbers_equal(&gn, &pn, true) {
             return Verdict::decided(numbers_equal(&gn, &pn, true), DecidedBy::Numeric, ex);
         }
     }
-    let gold_nums: Vec<_> = scan_numbers(&g).into_iter().map(|f| f.number).collect();
+    let gold_nums: Vec<_> = scan_numbers(g).into_iter().map(|f| f.number).collect();
     if gold_nums.is_empty() {
-        return Verdict::decided(literal_words_equal(&g, &p_full), DecidedBy::Literal, ex);
+        return Verdict::decided(literal_words_equal(g, &p_full), DecidedBy::Literal, ex);
     }
     let mut pred_nums: Vec<_> = scan_numbers(p).into_iter().map(|f| f.number).collect();
     if pred_nums.is_empty() {

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex::bytes::Regex;
 
 use crate::number::{matching_brace, scan_numbers};
 
@@ -27,11 +27,34 @@ pub struct Extracted {
     pub by: ExtractedBy,
 }
 
+/// Anchor phrases, matched on an ASCII-lowercased copy of the text (same byte offsets) so the
+/// regex keeps its literal prefilter ("answer", "####"). "The final answer is", "the correct
+/// answer is", "Answer:" all end where `answer is` / `answer:` ends.
 fn anchor_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(?i)(?:the\s+)?final\s+answer\s*(?:is|:)|(?:the\s+)?(?:correct\s+)?answer\s+is|\banswer\s*:|####")
-            .expect("static regex")
+    RE.get_or_init(|| Regex::new(r"(?-u:\b)answer(?:\s+is(?-u:\b)|\s*:)|####").expect("static regex"))
+}
+
+thread_local! {
+    static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// End offsets of every anchor phrase in `text`.
+fn anchor_ends(text: &str) -> Vec<usize> {
+    LOWER.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        buf.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+        // Only the ends are needed: the shortest match ends where the leftmost-first one does for
+        // these alternatives, and it spares the reverse search for the start.
+        let re = anchor_regex();
+        let mut ends = Vec::new();
+        let mut at = 0;
+        while let Some(e) = re.shortest_match_at(&buf, at) {
+            ends.push(e);
+            at = e;
+        }
+        ends
     })
 }
 
@@ -43,10 +66,16 @@ const NOT_AN_ANSWER: &[&str] = &[
 
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
-    let mut anchors: Vec<usize> = anchor_regex().find_iter(text).map(|m| m.end()).collect();
+    let mut anchors = anchor_ends(text);
     for p in patterns {
-        if !p.is_empty() {
-            anchors.extend(text.match_indices(p.as_str()).map(|(i, m)| i + m.len()));
+        // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
+        let lower = p.to_ascii_lowercase();
+        let covered = anchor_regex()
+            .find(lower.as_bytes())
+            .is_some_and(|m| lower[m.end()..].trim_matches([':', ' ']).is_empty() && lower[..m.start()].split_whitespace().all(|w| ["the", "final", "correct"].contains(&w)));
+        if !p.is_empty() && !covered {
+            let f = memchr::memmem::Finder::new(p.as_bytes());
+            anchors.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
         }
     }
     anchors.sort_unstable();
@@ -83,8 +112,9 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         }
         return non_empty(inner.to_string());
     }
-    let first_word: String = rest.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
-    if NOT_AN_ANSWER.contains(&first_word.as_str()) {
+    let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let first_word = &rest[..word_len];
+    if NOT_AN_ANSWER.iter().any(|w| w.eq_ignore_ascii_case(first_word)) {
         return None;
     }
     // Up to the end of the line, then of the sentence ('.' not inside a number).

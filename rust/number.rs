@@ -66,36 +66,49 @@ fn pow10(k: u32) -> Option<i128> {
 /// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
 /// whitespace collapsed. Case is kept (no case-folding of LaTeX).
 pub fn normalize_answer(s: &str) -> String {
+    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel.
+    if !s.bytes().any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
+        && !s.contains("  ")
+    {
+        return s.trim().trim_end_matches('.').trim().to_string();
+    }
     let mut t = s.trim().to_string();
     // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
     for _ in 0..8 {
-        let before = t.clone();
+        let before = t.len();
         t = t.trim().trim_end_matches('.').trim().to_string();
         for (open, close) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")] {
             if t.len() >= open.len() + close.len() && t.starts_with(open) && t.ends_with(close) {
                 t = t[open.len()..t.len() - close.len()].to_string();
             }
         }
-        for mac in ["\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox"] {
-            if let Some(inner) = whole_macro_arg(&t, mac) {
-                t = inner.to_string();
+        if t.starts_with('\\') {
+            for mac in ["\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox"] {
+                if let Some(inner) = whole_macro_arg(&t, mac) {
+                    t = inner.to_string();
+                }
             }
         }
-        if t == before {
+        if t.len() == before {
             break;
         }
     }
-    let mut out = t
-        .replace("\\left", "")
-        .replace("\\right", "")
-        .replace("\\!", "")
-        .replace("\\dfrac", "\\frac")
-        .replace("\\tfrac", "\\frac")
-        .replace("^\\circ", "")
-        .replace("^{\\circ}", "")
-        .replace('\u{b0}', "")
-        .replace("\\$", "")
-        .replace("\\%", "%");
+    let mut out = t;
+    if out.contains('\\') {
+        out = out
+            .replace("\\left", "")
+            .replace("\\right", "")
+            .replace("\\!", "")
+            .replace("\\dfrac", "\\frac")
+            .replace("\\tfrac", "\\frac")
+            .replace("^\\circ", "")
+            .replace("^{\\circ}", "")
+            .replace("\\$", "")
+            .replace("\\%", "%");
+    }
+    if out.contains('\u{b0}') {
+        out = out.replace('\u{b0}', "");
+    }
     out = out.split_whitespace().collect::<Vec<_>>().join(" ");
     out.trim().trim_end_matches('.').trim().to_string()
 }
@@ -140,64 +153,93 @@ pub struct Found {
     pub number: Number,
 }
 
+/// Digits collected on the stack (numbers in answers are short; longer ones lose exactness only).
+struct Digits {
+    buf: [u8; 48],
+    len: usize,
+    overflow: bool,
+}
+
+impl Digits {
+    fn new() -> Self {
+        Digits { buf: [0; 48], len: 0, overflow: false }
+    }
+    fn push(&mut self, d: u8) {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = d;
+            self.len += 1;
+        } else {
+            self.overflow = true;
+        }
+    }
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
 /// Parse one number literal at byte `i` of `s` (no leading sign; the caller handles it).
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
 fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, usize)> {
     let b = s.as_bytes();
     let mut k = i;
-    let mut int_digits = String::new();
+    let mut digits = Digits::new();
     while k < b.len() && b[k].is_ascii_digit() {
-        int_digits.push(b[k] as char);
+        digits.push(b[k]);
         k += 1;
     }
+    let int_len = k - i;
     // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd".
-    if !int_digits.is_empty() && int_digits.len() <= 3 {
+    if int_len > 0 && int_len <= 3 {
         loop {
             let mut matched = None;
             for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
                 if sep == " " && !allow_space_groups {
                     continue;
                 }
-                if s[k..].starts_with(sep) {
+                if b[k..].starts_with(sep.as_bytes()) {
                     let g = k + sep.len();
                     if g + 3 <= b.len() && b[g..g + 3].iter().all(u8::is_ascii_digit) && !(g + 3 < b.len() && b[g + 3].is_ascii_digit()) {
-                        matched = Some((g, g + 3));
+                        matched = Some(g);
                     }
                     break;
                 }
             }
             match matched {
-                Some((g, e)) => {
-                    int_digits.push_str(&s[g..e]);
-                    k = e;
+                Some(g) => {
+                    for &d in &b[g..g + 3] {
+                        digits.push(d);
+                    }
+                    k = g + 3;
                 }
                 None => break,
             }
         }
     }
-    let mut frac_digits = String::new();
+    let mut frac_len = 0usize;
     let mut has_point = false;
     if k < b.len() && b[k] == b'.' && k + 1 < b.len() && b[k + 1].is_ascii_digit() {
         has_point = true;
         k += 1;
         while k < b.len() && b[k].is_ascii_digit() {
-            frac_digits.push(b[k] as char);
+            digits.push(b[k]);
+            frac_len += 1;
             k += 1;
         }
     }
-    if int_digits.is_empty() && frac_digits.is_empty() {
+    if digits.len == 0 && !digits.overflow {
         return None;
     }
+    let mant_end = k;
     // Exponent: e/E with digits not followed by a letter ("3e5", not "3eggs"), or x 10^k.
     let mut exp: i32 = 0;
     let mut has_exp = false;
     if k < b.len() && (b[k] == b'e' || b[k] == b'E') {
         let mut j = k + 1;
-        let neg = j < b.len() && (b[j] == b'-' || b[j] == b'+') && {
-            let n = b[j] == b'-';
+        let mut neg = false;
+        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+            neg = b[j] == b'-';
             j += 1;
-            n
-        };
+        }
         let ds = j;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
@@ -211,18 +253,18 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
             k = j;
         }
     }
-    if !has_exp {
+    if !has_exp && k < b.len() && matches!(b[k], b' ' | b'\\' | b'*' | 0xc2 | 0xc3) {
         if let Some((e, end)) = times_ten_power(s, k) {
             exp = e;
             has_exp = true;
             k = end;
         }
     }
-    let digits = format!("{int_digits}{frac_digits}");
-    let trimmed = digits.trim_start_matches('0');
+    let ds = digits.as_str();
+    let trimmed = ds.trim_start_matches('0');
     let sig = if trimmed.is_empty() { 1 } else { trimmed.len() as u32 };
-    let scale = frac_digits.len() as i32 - exp;
-    let mantissa: Option<i128> = if digits.len() <= 36 { digits.parse().ok() } else { None };
+    let scale = frac_len as i32 - exp;
+    let mantissa: Option<i128> = if !digits.overflow && digits.len <= 36 { ds.parse().ok() } else { None };
     let exact = mantissa.and_then(|m| {
         if scale >= 0 {
             pow10(scale as u32).map(|d| (m, d))
@@ -230,20 +272,18 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
             pow10((-scale) as u32).and_then(|p| m.checked_mul(p)).map(|n| (n, 1))
         }
     });
-    let value: f64 = format!("{}{}e{}", if int_digits.is_empty() { "0" } else { &int_digits }, if has_point { format!(".{frac_digits}") } else { String::new() }, exp)
-        .parse()
-        .ok()?;
     let mut n = match exact {
         Some((a, d)) => Number::from_ratio(a, d)?,
-        None => Number { exact: None, value, decimals: None, sig_digits: 0, percent: false },
+        None => {
+            // Rare: too many digits or a huge exponent. Keep an approximate value.
+            let text = if digits.overflow { s[i..mant_end].replace(|c: char| !c.is_ascii_digit(), "") } else { ds.to_string() };
+            let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
+            Number { exact: None, value: v, decimals: None, sig_digits: 0, percent: false }
+        }
     };
-    n.value = value;
     if has_point || (has_exp && exp < 0) {
         n.decimals = Some(scale);
         n.sig_digits = sig;
-    } else if has_exp {
-        // "1.5e3" has a point; "15e2" is an integer written exactly.
-        n.decimals = None;
     }
     Some((n, k))
 }
@@ -292,7 +332,15 @@ pub fn parse_number(s: &str) -> Option<Number> {
         _ => (false, t),
     };
     let body = strip_currency(body.trim_start());
-    let (mut n, end) = if let Some(f) = frac_at(body, 0) { f } else { literal_at(body, 0, true)? };
+    let (mut n, end) = if body.starts_with('\\') {
+        frac_at(body, 0)?
+    } else {
+        let (a, e1) = literal_at(body, 0, true)?;
+        match slash_denominator(body, &a, e1) {
+            Some(f) => f,
+            None => (a, e1),
+        }
+    };
     let mut rest = body[end..].trim_start();
     if let Some(r) = rest.strip_prefix('%').or_else(|| rest.strip_prefix("\\%")).or_else(|| rest.strip_prefix("percent")) {
         n.percent = true;
@@ -344,14 +392,19 @@ fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
         return Some((divide(&a, &b)?, e2));
     }
     let (a, e1) = literal_at(s, i, false)?;
-    let b_ = s.as_bytes();
-    if e1 < b_.len() && b_[e1] == b'/' {
-        let (b, e2) = literal_at(s, e1 + 1, false)?;
-        if a.decimals.is_none() && b.decimals.is_none() {
-            return Some((divide(&a, &b)?, e2));
-        }
+    slash_denominator(s, &a, e1)
+}
+
+/// `a/b` with integer `a` (already parsed, ending at `e1`) and integer `b`.
+fn slash_denominator(s: &str, a: &Number, e1: usize) -> Option<(Number, usize)> {
+    if s.as_bytes().get(e1) != Some(&b'/') || a.decimals.is_some() {
+        return None;
     }
-    None
+    let (b, e2) = literal_at(s, e1 + 1, false)?;
+    if b.decimals.is_some() {
+        return None;
+    }
+    Some((divide(a, &b)?, e2))
 }
 
 /// One argument of `\frac`: `{number}` or a single digit.
@@ -427,7 +480,11 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
                 continue;
             }
         }
-        let parsed = frac_at(s, i).or_else(|| literal_at(s, i, false));
+        let parsed = if starts_frac {
+            frac_at(s, i)
+        } else {
+            literal_at(s, i, false).map(|(a, e1)| slash_denominator(s, &a, e1).unwrap_or((a, e1)))
+        };
         let Some((mut n, mut end)) = parsed else {
             i += 1;
             continue;

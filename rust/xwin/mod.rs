@@ -26,11 +26,8 @@ pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy) -> Op
     // (first pattern on ties). Python's len counts code points.
     let mut best: Option<(usize, &str)> = None;
     for pat in split {
-        if pat.is_empty() || !text.contains(pat.as_str()) {
-            continue;
-        }
-        // Python split: non-overlapping, left to right; the last piece (not `rfind`).
-        let tail = text.split(pat.as_str()).last().unwrap_or("");
+        let Some(start) = last_split_piece(text, pat) else { continue };
+        let tail = &text[start..];
         let n = tail.chars().count();
         if best.is_none_or(|(m, _)| n < m) {
             best = Some((n, tail));
@@ -48,6 +45,26 @@ pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy) -> Op
         }
     }
     None
+}
+
+/// Start of `text.split(pat)[-1]` when `pat` occurs (Python's split: non-overlapping matches,
+/// left to right). For a pattern that cannot overlap itself this is just after the last match.
+fn last_split_piece(text: &str, pat: &str) -> Option<usize> {
+    if pat.is_empty() {
+        return None;
+    }
+    let (t, p) = (text.as_bytes(), pat.as_bytes());
+    let self_overlapping = (1..p.len()).any(|k| p[k..] == p[..p.len() - k]);
+    if !self_overlapping {
+        return memchr::memmem::rfind(t, p).map(|i| i + p.len());
+    }
+    let mut last = None;
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&t[from..], p) {
+        last = Some(from + i + p.len());
+        from += i + p.len();
+    }
+    last
 }
 
 /// `remove_prefix_and_suffix`: `strip(' \n').rstrip('.').strip(' \n').rstrip('.')`.

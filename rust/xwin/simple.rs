@@ -48,6 +48,13 @@ fn cast_to_number(item: &str) -> Result<PyNum, XwinError> {
 
 /// `get_simple_numbers`: each pattern's matches in turn, deleting them before the next runs.
 pub fn get_simple_numbers(text: &str) -> Result<Vec<PyNum>, XwinError> {
+    // Fast path, same result: an optional '-' and ASCII digits match none of the first four
+    // patterns (each needs one of `eE./:,` or a space) and the whole string is pattern five.
+    let body = text.strip_prefix('-').unwrap_or(text);
+    if !body.is_empty() && body.len() <= 18 && body.bytes().all(|c| c.is_ascii_digit()) {
+        let v: i64 = text.parse().map_err(|_| XwinError)?;
+        return Ok(vec![PyNum::Int(v.into())]);
+    }
     let mut s = text.to_string();
     let mut out = Vec::new();
     for re in patterns() {
