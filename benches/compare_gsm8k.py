@@ -41,7 +41,9 @@ def main() -> None:
     import matheval_fast as mf
 
     if mf.build_profile != "release":
-        print("WARNING: matheval_fast is a debug build; numbers are meaningless (make build)", file=sys.stderr)
+        print(
+            "WARNING: matheval_fast is a debug build; numbers are meaningless (make build)", file=sys.stderr
+        )
     items = json.loads((ROOT / "data/answer_check/gsm8k_xwin.json").read_text(encoding="utf-8"))
     responses = [f"{it['solution']}\nThe answer is: {it['answer']}." for it in items]
     golds = [it["answer"] for it in items]
@@ -54,14 +56,16 @@ def main() -> None:
         mf.check_batch(big_r[:10_000], big_g[:10_000], compat=compat, threads=args.threads)  # warm up
         t, res = timed(mf.check_batch, big_r, big_g, compat=compat, threads=args.threads, repeat=3)
         rows.append((f"matheval_fast check_batch ({compat})", args.n, t, int(res.correct.sum())))
-        t1, _ = timed(lambda c=compat: [mf.check(r, g, compat=c) for r, g in zip(responses, golds)])
+        t1, _ = timed(
+            lambda c=compat: [mf.check(r, g, compat=c) for r, g in zip(responses, golds, strict=True)]
+        )
         rows.append((f"matheval_fast check, one call per item ({compat})", len(items), t1, None))
 
     m = min(args.mv_items, len(items))
     from math_verify import parse, verify
 
     def run_mv():
-        return sum(bool(verify(parse(g), parse(r))) for r, g in zip(responses[:m], golds[:m]))
+        return sum(bool(verify(parse(g), parse(r))) for r, g in zip(responses[:m], golds[:m], strict=True))
 
     t, ok = timed(run_mv)
     rows.append(("math-verify 0.9.0 parse+verify", m, t, ok))
@@ -75,7 +79,8 @@ def main() -> None:
 
         def run_ref():
             return sum(
-                bool(xwin_seed.simple_answer_check(r, g, "flex", "strict", split)) for r, g in zip(responses[:m], golds[:m])
+                bool(xwin_seed.simple_answer_check(r, g, "flex", "strict", split))
+                for r, g in zip(responses[:m], golds[:m], strict=True)
             )
 
         t, ok = timed(run_ref)
@@ -84,7 +89,10 @@ def main() -> None:
     base = {name: n / t for name, n, t, _ in rows}
     fast = base["matheval_fast check_batch (fixed)"]
     print(f"\nGSM8K-style checking, {args.threads} Rust threads; correct counts are per run")
-    print(f"{'implementation':55} {'items':>9} {'seconds':>9} {'items/s':>12} {'fixed batch is':>15} {'correct':>9}")
+    print(
+        f"{'implementation':55} {'items':>9} {'seconds':>9} {'items/s':>12} "
+        f"{'fixed batch is':>15} {'correct':>9}"
+    )
     for name, n, t, ok in rows:
         ratio = fast / base[name]
         print(f"{name:55} {n:>9} {t:>9.3f} {n / t:>12,.0f} {ratio:>14,.1f}x {'' if ok is None else ok:>9}")

@@ -35,7 +35,9 @@ def main() -> None:
         else:  # the seed's "later anchor" quirk: a check sentence after the answer
             c = f"{sol}\nThe answer is: {gold}.\nThe answer is correct because we checked each step."
         items.append({**it, "completion": [c]})
-    rows = [json.loads(line) for line in (ROOT / "data/answer_check/qwen25math_math_cot_100_graded.jsonl").open()]
+    rows = [
+        json.loads(line) for line in (ROOT / "data/answer_check/qwen25math_math_cot_100_graded.jsonl").open()
+    ]
     for r in rows[::10]:
         items.append(
             {

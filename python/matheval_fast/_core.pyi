@@ -33,7 +33,14 @@ _Kind = Literal["auto", "simple", "latex"]
 _ExtractPolicy = Literal["flex", "strict"]
 _EvalPolicy = Literal["strict", "model_include_gt", "gt_include_model", "aggressive", "conservative"]
 _Reason = Literal[
-    "correct", "incorrect", "no_answer", "pred_unparseable", "gold_unparseable", "timeout", "over_budget", "error"
+    "correct",
+    "incorrect",
+    "no_answer",
+    "pred_unparseable",
+    "gold_unparseable",
+    "timeout",
+    "over_budget",
+    "error",
 ]
 _Path = Literal["literal", "numeric", "symbolic", "sympy", "none"]
 #: (compat, [(prediction, gold), ...]) for the SymPy pool; the verdict is correct iff any pair is equal.

@@ -22,10 +22,18 @@ __all__ = ["ScoreReport", "add_arguments", "read_records", "run", "score_records
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="responses: seed JSON array, .jsonl, or .parquet")
-    p.add_argument("--config", type=Path, default=None, help="seed-format eval_config.json (default: the seed's)")
-    p.add_argument("--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts")
-    p.add_argument("--out", type=Path, default=None, help="per-item verdicts, JSONL (default: <file stem>.results.jsonl)")
-    p.add_argument("--summary", type=Path, default=None, help="summary JSON (default: summary.json beside --out)")
+    p.add_argument(
+        "--config", type=Path, default=None, help="seed-format eval_config.json (default: the seed's)"
+    )
+    p.add_argument(
+        "--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts"
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, help="per-item verdicts, JSONL (default: <file stem>.results.jsonl)"
+    )
+    p.add_argument(
+        "--summary", type=Path, default=None, help="summary JSON (default: summary.json beside --out)"
+    )
     p.add_argument("--response-field", default="completion", help="field with the response (str or list)")
     p.add_argument("--gold-field", default="answer")
     p.add_argument("--type-field", default="type")
@@ -101,7 +109,15 @@ class ScoreReport:
                     "reasons": dict(Counter(r["reason"] for r in self.rows if r["prompt"] == p)),
                     "paths": dict(Counter(r["path"] for r in self.rows if r["prompt"] == p)),
                     "by_group": [
-                        {"type": t, "subtype": s, "level": lv, "correct": c, "incorrect": i, "total": n, "accuracy": a}
+                        {
+                            "type": t,
+                            "subtype": s,
+                            "level": lv,
+                            "correct": c,
+                            "incorrect": i,
+                            "total": n,
+                            "accuracy": a,
+                        }
                         for t, s, lv, c, i, n, a in rows[:-1]
                     ],
                 }
@@ -182,7 +198,11 @@ def format_table(rows: list[tuple[str, str, str, int, int, int, float]]) -> str:
     cells = [head] + [(t, s, lv, str(c), str(i), str(n), f"{a:.4f}") for t, s, lv, c, i, n, a in rows]
     widths = [max(len(r[k]) for r in cells) for k in range(len(head))]
     line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    fmt = lambda r: "| " + " | ".join(v.ljust(w) if k < 3 else v.rjust(w) for k, (v, w) in enumerate(zip(r, widths))) + " |"  # noqa: E731
+
+    def fmt(r: tuple[str, ...]) -> str:
+        cols = (v.ljust(w) if k < 3 else v.rjust(w) for k, (v, w) in enumerate(zip(r, widths, strict=True)))
+        return "| " + " | ".join(cols) + " |"
+
     body = [fmt(r) for r in cells[1:]]
     return "\n".join([line, fmt(cells[0]), line, *body[:-1], line, body[-1], line])
 
@@ -206,7 +226,27 @@ def run(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as f:
         for r in report.rows:
-            f.write(json.dumps({k: r[k] for k in ("index", "prompt", "type", "subtype", "level", "gold", "extracted", "correct", "reason", "path")}, ensure_ascii=False) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        k: r[k]
+                        for k in (
+                            "index",
+                            "prompt",
+                            "type",
+                            "subtype",
+                            "level",
+                            "gold",
+                            "extracted",
+                            "correct",
+                            "reason",
+                            "path",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     summary_path = args.summary or out.parent / "summary.json"
     summary = {"file": str(args.file), "compat": args.compat, **report.summary()}
     summary_path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

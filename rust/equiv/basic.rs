@@ -12,7 +12,10 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
         return EquivOutcome::decided(true, DecidedBy::Literal);
     }
     if let (Some(gn), Some(pn)) = (number::parse_number(&g), number::parse_number(&p)) {
-        return EquivOutcome::decided(number::numbers_equal(&gn, &pn, opts.rounding_tolerance), DecidedBy::Numeric);
+        return EquivOutcome::decided(
+            number::numbers_equal(&gn, &pn, opts.rounding_tolerance),
+            DecidedBy::Numeric,
+        );
     }
     EquivOutcome::undecided()
 }
