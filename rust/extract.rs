@@ -41,6 +41,31 @@ thread_local! {
     static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
+/// "The answer is: ")? Cached per thread: the same few patterns come with every item.
+fn covered_by_builtin(p: &str) -> bool {
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|seen| {
+        if let Some((_, c)) = seen.borrow().iter().find(|(q, _)| q == p) {
+            return *c;
+        }
+        let lower = p.to_ascii_lowercase();
+        let c = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+            lower[m.end()..].trim_matches([':', ' ']).is_empty()
+                && lower[..m.start()]
+                    .split_whitespace()
+                    .all(|w| ["the", "final", "correct"].contains(&w))
+        });
+        let mut seen = seen.borrow_mut();
+        if seen.len() < 64 {
+            seen.push((p.to_string(), c));
+        }
+        c
+    })
+}
+
 /// End offsets of every anchor phrase in `text`.
 fn anchor_ends(text: &str) -> Vec<usize> {
     LOWER.with(|buf| {
