@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from matheval_fast.cli import main
 from matheval_fast.score import read_records, score_records
 
