@@ -20,6 +20,7 @@ from matheval_fast._xwin_sympy import sympy_parse, xwin_symbolic_equal
 from sympy.parsing.latex import parse_latex
 from sympy.parsing.sympy_parser import parse_expr, standard_transformations
 
+from tests.reference import xwin_corpus
 from tests.reference import xwin_seed as seed
 
 GSM8K = json.loads(
@@ -544,3 +545,16 @@ def test_gsm8k_rule_3_on_reference_solutions_scores_1276():
     assert len(GSM8K) - len(failures) == 1276
     # 5 of the 43 failures are the lone-hyphen token ("Post-it", "tune-ups", ...).
     assert sum(seed.extract_answer(item["solution"], [], "flex") == "-" for item in failures) == 5
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The fixed corpus file must hold what the oracle computes now
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_corpus_file_matches_oracle():
+    stored = xwin_corpus.load_corpus()
+    rebuilt = xwin_corpus.build_corpus()
+    stale = [(old, new) for old, new in zip(stored, rebuilt, strict=False) if old != new]
+    assert len(stored) == len(rebuilt)
+    assert not stale, f"{len(stale)} stale entries (run python -m tests.reference.xwin_corpus): {stale[:3]}"

@@ -80,6 +80,9 @@ _COMMA_NUMBER = pp.Combine(
     + pp.Suppress(~pp.Literal(","))
 )
 _NUMBER_TOKEN = _LATEX_SPAN | _SCIENTIFIC | _FRACTION | _DECIMAL | _COMMA_NUMBER | _integer()
+# Speed only: every alternative starts (after the same whitespace skip) with one of these characters, so the
+# look-ahead rejects a position with one parse exception instead of six and changes no result.
+_NUMBER_SCANNER = pp.FollowedBy(pp.Regex(r"[$+\-.0-9]")) + _NUMBER_TOKEN
 
 # \text{...} or \mbox{...} with an optional ^digit (units such as \text{cm}^2), removed entirely.
 _UNIT_POWER = pp.Opt("^" + pp.Char(pp.nums))
@@ -96,7 +99,7 @@ def search_for_boxes(text: str) -> list[str]:
 
 def search_for_numbers(text: str) -> list[str]:
     """Every number token (``$...$`` span, scientific, a/b, decimal, comma-grouped, integer), in order."""
-    return [match[0] for match in _NUMBER_TOKEN.search_string(text)]
+    return [match[0] for match in _NUMBER_SCANNER.search_string(text)]
 
 
 def remove_text_box_only(text: str) -> str:
