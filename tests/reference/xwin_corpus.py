@@ -103,8 +103,13 @@ TRICKY_TEXTS = [
     ".5 and -.5",
     "a $ b",
     "$a$$b$",
+    "ab\r\t$x\ty$",  # expandtabs restarts the column after \r and \n
+    "line\n\t\\boxed{\t5}",
+    "The answer is:\u00a05",  # no-break space: not the anchor "The answer is: "
+    "$5$\u00a0boxes",
+    "1\u00a0000 and 1\u2009000",
 ]
-SIMPLE_GTS = ["12", "5", "0.5", "1234567", "-5", "3", "1001 999", "0", "abc", "1/3", "2,125"]
+SIMPLE_GTS = ["", "12", "5", "0.5", "1234567", "-5", "3", "1001 999", "0", "abc", "1/3", "2,125"]
 LATEX_GTS = ["5", "\\frac{1}{2}", "12", "7(x-3)(x+3)", "AB"]
 LATEX_PAIRS = [
     ("0.428571", "\\frac{3}{7}"),

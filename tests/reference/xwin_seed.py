@@ -46,6 +46,7 @@ __all__ = [
     "search_for_boxes",
     "search_for_numbers",
     "simple_answer_check",
+    "simple_check_extracted",
     "string_normalization",
     "xwin_symbolic_equal",
 ]
@@ -323,7 +324,11 @@ def simple_answer_check(
     model: str, gt: Any, extract_policy: str, eval_policy: str, split: Sequence[str]
 ) -> bool | None:
     """GSM8K-style check. ``None`` for an unknown ``eval_policy`` (the seed falls off its if-chain)."""
-    answer = extract_answer(model, split, extract_policy)
+    return simple_check_extracted(extract_answer(model, split, extract_policy), gt, eval_policy)
+
+
+def simple_check_extracted(answer: str | None, gt: Any, eval_policy: str) -> bool | None:
+    """``simple_answer_check`` after its extraction step (``answer`` is what ``extract_answer`` gave)."""
     if answer is None:
         return False
     answer = answer.rstrip(".").rstrip(" ").rstrip("\n").rstrip(".").rstrip(" ").rstrip("\n").replace("$", "")
