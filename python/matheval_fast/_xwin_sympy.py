@@ -99,14 +99,19 @@ _TRANSFORMS_PARSE_EXPR = standard_transformations
 _TRANSFORMS_SYMPIFY = (*standard_transformations, rationalize, convert_xor)
 
 
+def _log2(n: int) -> float:
+    return math.log2(abs(n)) if n else 0.0
+
+
 def _exact_bits(value: Any) -> float | None:
-    """log2 of an exact rational's size, or None when ``value`` is not an exact rational."""
+    """Bits of an exact rational's larger part (log2 of numerator or denominator), or None when ``value``
+    is not an exact rational. 0 for 0 and +-1, whose powers stay small."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return float(abs(value).bit_length())
+        return _log2(value)
     if isinstance(value, sympy.Rational):
-        return float(max(abs(int(value.p)).bit_length(), int(value.q).bit_length()))
+        return max(_log2(int(value.p)), _log2(int(value.q)))
     return None
 
 
@@ -115,7 +120,7 @@ def _guard_power(base: Any, exponent: Any) -> None:
     exp_value = (
         exponent if isinstance(exponent, int | sympy.Rational) and not isinstance(exponent, bool) else None
     )
-    if base_bits is None or exp_value is None or base_bits <= 1:
+    if base_bits is None or exp_value is None or base_bits == 0:
         return
     if abs(float(exp_value)) * base_bits > _MAX_BITS:
         raise UnsafeExpression("power too large")
@@ -271,7 +276,7 @@ class _Walker:
             raise UnsafeExpression("Float precision argument")  # a huge precision would never finish
         if id(func) in _GROWERS and args:
             bits = _exact_bits(args[0])
-            if bits is not None and bits > 20:  # n > 1e6: n! has more than 18M bits
+            if bits is not None and bits > 17:  # n >= 131072: n! has more than 2M bits
                 raise UnsafeExpression("factorial too large")
         if id(func) == id(builtins.round) and len(args) > 1:
             raise UnsafeExpression("round with digits")
@@ -326,7 +331,7 @@ def _value_bits(expr: Any, depth: int = 0) -> float:
         if base.free_symbols or exponent.free_symbols or isinstance(exponent, sympy.Float):
             return max(_value_bits(base, depth + 1), _value_bits(exponent, depth + 1))
         base_bits = _value_bits(base, depth + 1)
-        if base_bits <= 1:  # 0, 1 and -1 stay small
+        if base_bits == 0:  # 0, 1 and -1 stay small
             return base_bits
         exp_bits = _value_bits(exponent, depth + 1)
         if exp_bits > 64:
