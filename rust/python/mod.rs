@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod answer;
 mod errors;
+mod stats;
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -12,5 +13,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     errors::register(m)?;
     answer::register(m)?;
+    stats::register(m)?;
     Ok(())
 }
