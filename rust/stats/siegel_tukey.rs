@@ -133,17 +133,21 @@ pub enum Status {
     TooLarge = 4,
     /// `variant="desctools", method="exact"` with ties: wilcox.test has no exact p-value then.
     TiesNoExact = 5,
+    /// `variant="desctools"`: every Siegel–Tukey score is equal (after the median drop), so the
+    /// normal approximation is 0/0; R returns NaN.
+    ZeroVariance = 6,
 }
 
 impl Status {
     /// Names in code order, as the Python layer decodes them.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "ok",
         "too_few",
         "non_finite",
         "all_tied",
         "too_large",
         "ties_no_exact",
+        "zero_variance",
     ];
 
     /// One-line reason for an error message.
@@ -156,6 +160,9 @@ impl Status {
             Status::TooLarge => "the exact distribution is too large to compute; use method='asymptotic' or 'auto'",
             Status::TiesNoExact => {
                 "DescTools (wilcox.test) has no exact p-value with ties; use method='auto' or 'asymptotic'"
+            }
+            Status::ZeroVariance => {
+                "all Siegel-Tukey ranks are equal, so DescTools' normal approximation is 0/0 (R returns NaN)"
             }
         }
     }
@@ -240,6 +247,16 @@ pub fn test_with(
     }
 }
 
+/// Whether every tie group has the same averaged score, i.e. `R_g / c_g = (N + 1) / 2` for all g
+/// (checked in integers): the permutation distribution of S is then a single point. It happens
+/// with ties only, e.g. x = [1, 1], y = [5, 5] (ranks 1, 4 and 3, 2 average to 2.5 each).
+fn all_scores_equal(groups: &[TieGroup]) -> bool {
+    let n_all: u64 = groups.iter().map(|g| u64::from(g.size)).sum();
+    groups
+        .iter()
+        .all(|g| 2 * g.rank_sum == u64::from(g.size) * (n_all + 1))
+}
+
 /// Mean and variance of S over all splits: E = m (N+1)/2 (averaging keeps the rank total) and
 /// Var = m n / (N (N-1)) * sum (a - mean)^2, the exact permutation variance with ties.
 fn permutation_moments(m: usize, n: usize, groups: &[TieGroup]) -> (f64, f64) {
@@ -300,6 +317,14 @@ fn conditional(
         .iter()
         .map(|g| f64::from(g.in_first) * g.score())
         .sum();
+    if all_scores_equal(groups) {
+        // S is the same for every split: the exact test's p = 1, without a 0/0.
+        return Ok(TestResult {
+            statistic,
+            pvalue: 1.0,
+            method: MethodUsed::Asymptotic,
+        });
+    }
     let (mean, var) = permutation_moments(m, n, groups);
     let z = (statistic - mean) / var.sqrt();
     let pvalue = match opts.alternative {
@@ -433,6 +458,9 @@ fn desctools(
     }
     let n_all = nx + ny;
     let z0 = w - nx * ny / 2.0;
+    if all_scores_equal(groups) {
+        return Err(Status::ZeroVariance);
+    }
     let sigma = ((nx * ny / 12.0) * ((n_all + 1.0) - tie_term / (n_all * (n_all - 1.0)))).sqrt();
     let correction = match alternative {
         // R: sign(z) * 0.5, and sign(0) is 0.
@@ -669,6 +697,42 @@ mod tests {
             siegel_tukey(&[1., 1., 2.], &[2., 3., 4.], ties),
             Err(Error::Domain(_))
         ));
+    }
+
+    #[test]
+    fn equal_scores_give_p_one_or_a_desctools_status() {
+        // x = [1, 1], y = [5, 5]: ST ranks 1, 4 and 3, 2 average to 2.5 for everyone.
+        // x = [3, 2], y = [7, 7, 2]: DescTools drops the median 3 first, leaving the same pattern.
+        for (x, y) in [
+            (vec![1.0, 1.0], vec![5.0, 5.0]),
+            (vec![3.0, 2.0], vec![7.0, 7.0, 2.0]),
+        ] {
+            for method in ["auto", "exact", "asymptotic"] {
+                let r = siegel_tukey(&x, &y, opts("two-sided", method, "exact")).unwrap();
+                assert!(
+                    r.pvalue == 1.0 || x.len() + y.len() == 5,
+                    "{method}: {}",
+                    r.pvalue
+                );
+                assert!(r.pvalue.is_finite());
+            }
+            let d = siegel_tukey(&x, &y, opts("two-sided", "auto", "desctools"));
+            assert!(
+                matches!(d, Err(Error::Domain(m)) if m.contains("equal")),
+                "{x:?}"
+            );
+        }
+        let out = super::super::batch::siegel_tukey_batch(
+            &[1.0, 1.0],
+            &[5.0, 5.0],
+            1,
+            2,
+            2,
+            opts("two-sided", "auto", "desctools"),
+        )
+        .unwrap();
+        assert_eq!(out.status, [Status::ZeroVariance as u8]);
+        assert!(out.pvalue[0].is_nan());
     }
 
     #[test]
