@@ -32,7 +32,7 @@ class DomainError(MathEvalError):
 
 SIEGEL_TUKEY_STATUS: tuple[str, ...]
 """Status names by code, as in :func:`siegel_tukey_batch`'s fourth array: ``("ok", "too_few",
-"non_finite", "all_tied", "too_large", "ties_no_exact")``."""
+"non_finite", "all_tied", "too_large", "ties_no_exact", "zero_variance")``."""
 
 class SiegelTukeyResult:
     """Result of :func:`siegel_tukey` (immutable)."""
@@ -82,8 +82,10 @@ def siegel_tukey(
     variance and continuity correction. ``alternative`` is passed to that call unchanged, so as in
     DescTools its direction follows the larger sample. ``method="exact"`` with ties raises.
 
-    Raises ``DomainError`` when a sample has fewer than 2 values, a value is NaN or infinite, or all
-    values are tied; ``ValueError`` for an unknown mode; ``TypeError`` for a non-numeric input.
+    Raises ``DomainError`` when a sample has fewer than 2 values, a value is NaN or infinite, all values
+    are tied, or (DescTools variant) every Siegel–Tukey rank is equal, where R's normal approximation is
+    0/0 and returns NaN (e.g. ``[1, 1]`` vs ``[5, 5]``; the exact variant gives p = 1 there);
+    ``ValueError`` for an unknown mode; ``TypeError`` for a non-numeric input.
     """
 
 def siegel_tukey_batch(

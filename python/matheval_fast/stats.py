@@ -39,7 +39,7 @@ class SiegelTukeyBatchResult:
 
     ``statistic`` and ``pvalue`` are NaN where ``status_code != 0``; ``status`` names why
     (see :data:`SIEGEL_TUKEY_STATUS`: ``too_few``, ``non_finite``, ``all_tied``, ``too_large``,
-    ``ties_no_exact``).
+    ``ties_no_exact``, ``zero_variance``).
     """
 
     statistic: np.ndarray
