@@ -17,6 +17,8 @@ NLI scorers: an object with ``.entailment(premises, hypotheses) -> (n,)`` (such 
 probabilities, or, with ``entailment_label``, any object with ``.predict(premises, hypotheses) -> (n, k)``
 and ``.labels`` (the label mapping is then explicit).
 
+Scores may be ``null`` (a missing score is dropped from its sample); sample sizes may differ.
+
 Annotations (optional, per record): ``{"annotations": {"A1": {"score": true, "tc": false}, ...}}``, where
 ``true`` means the annotator found at least one failure in that pair for that test.
 
@@ -262,6 +264,8 @@ class Outcome:
 
 @dataclass(frozen=True)
 class PairResult:
+    """Outcome of one pair: the test on the scores, the test on the TC values, and those values."""
+
     id: str
     topic: str
     score: Outcome
