@@ -52,6 +52,7 @@ fmt: $(STAMP) ## format Rust and Python
 
 bench: build ## run the peer comparison benchmarks
 	$(PY) benches/compare_gsm8k.py
+	$(PY) benches/compare_siegel_tukey.py
 
 clean: ## remove build outputs and the venv
 	rm -rf target $(VENV) python/matheval_fast/_core*.so out
