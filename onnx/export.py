@@ -313,7 +313,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     pooling = settings.get("pooling")
     if pooling == "pooler" and getattr(model, "pooler", None) is None:
         raise SystemExit("--pooling pooler: this checkpoint has no pooler layer")
-    use_types = int(getattr(model.config, "type_vocab_size", 0) or 0) > 0
+    # Token types go in only where the PyTorch pipeline feeds them: the model has a type embedding and its
+    # tokenizer returns them (RoBERTa's does not, DeBERTa-v3 has no type embedding).
+    use_types = int(getattr(model.config, "type_vocab_size", 0) or 0) > 0 and "token_type_ids" in getattr(
+        tokenizer, "model_input_names", ()
+    )
     wrapped = _Wrapper.build(model, task, pooling, use_types)
 
     out_dir: Path = args.out_dir
