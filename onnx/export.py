@@ -401,6 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.fp16:
         convert_fp16(onnx_path)
+        print(f"converted to float16: {onnx_path.stat().st_size / 1e6:.1f} MB")
         available = ort.get_available_providers()
         providers = ["CUDAExecutionProvider"] if "CUDAExecutionProvider" in available else []
         try:

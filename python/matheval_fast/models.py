@@ -41,6 +41,7 @@ import ctypes
 import ctypes.util
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -53,7 +54,7 @@ import numpy as np
 
 from matheval_fast._core import ConfigError, DomainError, ShapeError
 
-__all__ = ["Embedder", "NLIModel", "default_providers"]
+__all__ = ["Embedder", "NLIModel", "cuda_available", "default_providers"]
 
 Pooling = Literal["cls", "mean", "pooler"]
 PairOrder = Literal["premise_first", "hypothesis_first"]
@@ -116,6 +117,12 @@ def _tensorrt_present() -> bool:
     return True
 
 
+def cuda_available() -> bool:
+    """True when onnxruntime-gpu's CUDA provider is installed and the driver sees a GPU."""
+    ort = _require_onnxruntime()
+    return "CUDAExecutionProvider" in ort.get_available_providers() and _gpu_visible()
+
+
 def default_providers(
     *, input_names: Sequence[str] = (), batch_size: int = 64, max_length: int = _FALLBACK_MAX_LENGTH
 ) -> list[Any]:
@@ -143,7 +150,11 @@ def default_providers(
                     },
                 )
             )
-        chosen.append("CUDAExecutionProvider")
+        # TF32 off: fp32 models give fp32 results (a SimCSE cosine near its 0.75 threshold must not flip).
+        version = tuple(int(p) for p in re.findall(r"\d+", ort.__version__)[:2])
+        chosen.append(
+            ("CUDAExecutionProvider", {"use_tf32": 0}) if version >= (1, 18) else "CUDAExecutionProvider"
+        )
     chosen.append("CPUExecutionProvider")
     return chosen
 
@@ -236,8 +247,14 @@ class _Runner:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         if threads is not None:
             options.intra_op_num_threads = _positive_int(threads, "threads")
-        # The input names are needed before the session exists (TensorRT profiles name them).
-        input_names = ["input_ids", "attention_mask", "token_type_ids"]
+        # The input names are needed before the session exists (TensorRT profiles name them): export.py
+        # records them; otherwise assume all three and check against the graph below.
+        known_inputs = ["input_ids", "attention_mask", "token_type_ids"]
+        input_names = settings.get("inputs", known_inputs)
+        if not isinstance(input_names, list) or not set(input_names) <= set(known_inputs):
+            raise ConfigError(
+                f"{self.model_dir / 'matheval.json'}: 'inputs' must name some of {known_inputs}"
+            )
         if providers is None:
             chosen = default_providers(
                 input_names=input_names, batch_size=self.batch_size, max_length=self.max_length
@@ -254,9 +271,9 @@ class _Runner:
 
         self._inputs: dict[str, np.dtype[Any]] = {}
         for node in self.session.get_inputs():
-            if node.name not in input_names:
+            if node.name not in known_inputs:
                 raise ConfigError(
-                    f"{model_path}: unexpected graph input {node.name!r}; expected some of {input_names}"
+                    f"{model_path}: unexpected graph input {node.name!r}; expected some of {known_inputs}"
                 )
             dtype = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}.get(node.type)
             if dtype is None:
