@@ -139,7 +139,7 @@ def test_empty_input_gives_empty_array(embedder: Embedder) -> None:
     assert embedder.similarity([], ["x"]).shape == (0, 1)
 
 
-@pytest.mark.parametrize("batch_size", [1, 2, 3, 7, 64])
+@pytest.mark.parametrize("batch_size", [1, 3, 64])
 def test_batch_size_does_not_change_results(minilm_dir: Path, batch_size: int) -> None:
     reference = direct_minilm(SENTENCES)
     got = Embedder(minilm_dir, batch_size=batch_size, cache_size=0).encode(SENTENCES)
@@ -152,7 +152,7 @@ _EMBEDDERS: dict[int, Embedder] = {}
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     picks=st.lists(st.integers(0, len(SENTENCES) - 1), min_size=1, max_size=12),
-    batch_size=st.integers(1, 5),
+    batch_size=st.integers(1, 3),
 )
 def test_order_duplicates_and_batch_size_invariance(
     minilm_dir: Path, picks: list[int], batch_size: int
@@ -243,6 +243,18 @@ def test_explicit_providers_and_threads(minilm_dir: Path) -> None:
     assert model.providers == ["CPUExecutionProvider"]
     assert model.device == "cpu"
     np.testing.assert_allclose(model.encode(SENTENCES[:2]), direct_minilm(SENTENCES[:2]), atol=1e-5)
+
+
+def test_io_binding_path_gives_the_same_results(minilm_dir: Path, nli3: tuple[Path, TinyClassifier]) -> None:
+    # The GPU path (IO binding) run on the CPU, so its plumbing is tested where no GPU is.
+    model = Embedder(minilm_dir, cache_size=0)
+    model._runner._bind_device = "cpu"
+    np.testing.assert_allclose(model.encode(SENTENCES), direct_minilm(SENTENCES), atol=1e-5)
+    nli = NLIModel(nli3[0], cache_size=0)
+    nli._runner._bind_device = "cpu"
+    np.testing.assert_allclose(
+        nli.predict(PREMISES, HYPOTHESES), nli3[1].probabilities(PREMISES, HYPOTHESES), atol=1e-5
+    )
 
 
 def test_default_providers_end_with_cpu() -> None:

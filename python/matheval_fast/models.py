@@ -268,6 +268,8 @@ class _Runner:
         self.device: Literal["cuda", "cpu"] = (
             "cuda" if {"CUDAExecutionProvider", "TensorrtExecutionProvider"} & set(self.providers) else "cpu"
         )
+        # Where outputs are bound with IO binding; None runs plainly (CPU, where binding gains nothing).
+        self._bind_device: str | None = "cuda" if self.device == "cuda" else None
 
         self._inputs: dict[str, np.dtype[Any]] = {}
         for node in self.session.get_inputs():
@@ -304,11 +306,13 @@ class _Runner:
         return {name: arrays[name].astype(dtype, copy=False) for name, dtype in self._inputs.items()}
 
     def _run(self, output: str, feeds: dict[str, np.ndarray]) -> np.ndarray:
-        if self.device == "cuda":
+        if self._bind_device is not None:
+            # IO binding: ONNX Runtime copies the inputs to the device once and keeps the output there
+            # until the one copy back, instead of staging both through its own CPU buffers.
             binding = self.session.io_binding()
             for name, array in feeds.items():
                 binding.bind_cpu_input(name, array)
-            binding.bind_output(output, "cuda")
+            binding.bind_output(output, self._bind_device)
             self.session.run_with_iobinding(binding)
             result = binding.copy_outputs_to_cpu()[0]
         else:
