@@ -7,12 +7,13 @@ its probabilities are meaningless, but the work per pair is that of a MiniLM cro
 identical weights. Texts: questions and solution lines of the bundled GSM8K file, all distinct (so the
 runtime's duplicate skipping and cache give it no help; the cache is also off).
 
-Peers: ``AutoModel`` / ``AutoModelForSequenceClassification`` under ``torch.inference_mode``, the tokenizer
-with ``padding=True, truncation=True``, batches of ``--batch-size`` in input order; and the same peer with
-batches sorted by length (what sentence-transformers does), so the gain from length sorting is shown apart.
-Both libraries get the same thread count. Outputs must agree to 1e-4 (exit 1 otherwise).
+Peers: ``AutoModel`` / ``AutoModelForSequenceClassification`` (default attention, SDPA) under
+``torch.inference_mode``, the tokenizer with ``padding=True, truncation=True``, batches of ``--batch-size``
+in input order; and the same peer with batches sorted by length (what sentence-transformers does), so the
+gain from length sorting is shown apart. Both libraries get the same thread count. Outputs must agree to
+1e-4 (exit 1 otherwise).
 
-    python benches/compare_models.py [--n 2048] [--threads 2] [--repeats 3]
+    python benches/compare_models.py [--n 512] [--threads 2] [--repeats 3]
 
 Needs torch and transformers (``pip install 'matheval-fast[export]'``).
 """
@@ -84,7 +85,7 @@ def torch_batches(n: int, batch_size: int, lengths: list[int] | None) -> list[li
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=2048, help="sentences (and pairs) per run")
+    parser.add_argument("--n", type=int, default=512, help="sentences (and pairs) per run")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeats", type=int, default=3)
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (emb_dir / "matheval.json").is_file():
         if export.main([str(checkpoint), str(emb_dir), "--max-length", str(args.max_length)]) != 0:
             return 1
-    model = AutoModel.from_pretrained(checkpoint, attn_implementation="eager").eval()
+    model = AutoModel.from_pretrained(checkpoint).eval()  # default attention (SDPA): what users get
 
     def peer_embed(sorted_batches: bool) -> np.ndarray:
         out = np.zeros((len(texts), 384), dtype=np.float32)
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         flags = ["--labels", ",".join(labels), "--max-length", str(args.max_length)]
         if export.main([str(nli_ckpt), str(nli_dir), *flags]) != 0:
             return 1
-    clf = BertForSequenceClassification.from_pretrained(nli_ckpt, attn_implementation="eager").eval()
+    clf = BertForSequenceClassification.from_pretrained(nli_ckpt).eval()
     rng = np.random.default_rng(1)
     premises = texts
     hypotheses = [texts[i] for i in rng.permutation(len(texts))]

@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     def peer(task: str, dtype: str, batch_size: int) -> Callable[[], np.ndarray]:
         path = checkpoint if task == "embedding" else workdir / "nli-ckpt"
         loader = AutoModel if task == "embedding" else BertForSequenceClassification
-        model = loader.from_pretrained(path, attn_implementation="eager").eval().to(device)
+        model = loader.from_pretrained(path).eval().to(device)  # default attention (SDPA)
         if dtype == "fp16":
             model = model.half()
 
