@@ -266,9 +266,8 @@ def runtime_parity(
 
 
 def convert_fp16(path: Path) -> None:
-    from onnxruntime.transformers.float16 import convert_float_to_float16
-
     import onnx
+    from onnxruntime.transformers.float16 import convert_float_to_float16
 
     model = onnx.load(str(path))
     # float32 inputs/outputs stay, so callers see no difference; only weights and activations are fp16.
@@ -290,12 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fp16-atol", type=float, default=1e-2)
     args = parser.parse_args(argv)
 
+    import onnx
     import onnxruntime as ort
     import torch
     import transformers
     from transformers import AutoConfig, AutoModel, AutoModelForSequenceClassification, AutoTokenizer
-
-    import onnx
 
     torch.manual_seed(0)
     config = AutoConfig.from_pretrained(args.checkpoint)

