@@ -244,6 +244,11 @@ def test_cli_with_nli_model_and_renamed_fields(tmp_path, monkeypatch, capsys):
 
     fake.NLIModel = Model
     monkeypatch.setitem(sys.modules, "matheval_fast.models", fake)
+    # `from matheval_fast import models` reads the package attribute first, which exists once the
+    # real module has been imported by another test.
+    import matheval_fast
+
+    monkeypatch.setattr(matheval_fast, "models", fake, raising=False)
     src = tmp_path / "renamed.jsonl"
     with open(src, "w") as fh:
         for line in DATA.read_text().splitlines():
