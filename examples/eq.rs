@@ -4,7 +4,10 @@ fn main() {
     let opts = _core::equiv::EquivOptions::default();
     for s in &args[1..] {
         let t = _core::latex::answer_text(s);
-        println!("{s:?} -> {:?}", _core::latex::parse(&t, &Default::default()).map(|e| e.to_string()));
+        println!(
+            "{s:?} -> {:?}",
+            _core::latex::parse(&t, &Default::default()).map(|e| e.to_string())
+        );
     }
     if args.len() == 3 {
         println!("{:?}", _core::equiv::equivalent(&args[1], &args[2], &opts));

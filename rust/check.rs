@@ -144,7 +144,11 @@ impl Verdict {
     pub fn decided(correct: bool, path: DecidedBy, extracted: Option<String>) -> Self {
         Verdict {
             correct,
-            reason: if correct { Reason::Correct } else { Reason::Incorrect },
+            reason: if correct {
+                Reason::Correct
+            } else {
+                Reason::Incorrect
+            },
             extracted,
             path,
             sympy: None,
@@ -152,7 +156,13 @@ impl Verdict {
     }
 
     pub fn with_reason(reason: Reason, path: DecidedBy, extracted: Option<String>) -> Self {
-        Verdict { correct: reason == Reason::Correct, reason, extracted, path, sympy: None }
+        Verdict {
+            correct: reason == Reason::Correct,
+            reason,
+            extracted,
+            path,
+            sympy: None,
+        }
     }
 }
 

@@ -3,14 +3,13 @@
 
 use super::exact::{self, Budget};
 use super::numeric::{self, close, Env, C};
-use super::{EquivOptions, EquivOutcome};
 #[cfg(test)]
 use super::Equivalence;
+use super::{EquivOptions, EquivOutcome};
 use crate::check::DecidedBy;
 use crate::latex::ast::{canonical, map_children};
-use crate::latex::{self, Constant, Expr, Func, ListKind, ParseOptions, RelOp};
+use crate::latex::{self, BigOp, Constant, Expr, Func, ListKind, ParseOptions, RelOp};
 use num_rational::BigRational;
-
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tri {
@@ -57,7 +56,10 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
     if !gl.is_empty() && gl == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);
     }
-    let popts = ParseOptions { max_nodes: opts.max_nodes, ..ParseOptions::default() };
+    let popts = ParseOptions {
+        max_nodes: opts.max_nodes,
+        ..ParseOptions::default()
+    };
     let g = latex::parse(&g_text, &popts);
     let p = latex::parse(&p_text, &popts);
     let (g, p) = match (g, p) {
@@ -69,7 +71,12 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
             return out;
         }
     };
-    let mut cx = Ctx { opts, over_budget: false, level: 0, steps: 0 };
+    let mut cx = Ctx {
+        opts,
+        over_budget: false,
+        level: 0,
+        steps: 0,
+    };
     let mut r = cx.top(&g, &p);
     // A decimal comma (`1,5`, `0,111`) is a list to the parser; read it as a decimal when the
     // other side is a single number.
@@ -103,8 +110,24 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
 
 /// The string the literal path compares: no spaces, delimiters, sizing or spacing commands.
 fn literal_form(s: &str) -> String {
-    let mut t = s.replace("\\left", "").replace("\\right", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac");
-    for junk in ["\\displaystyle", "\\!", "\\,", "\\;", "\\:", "\\quad", "\\(", "\\)", "\\[", "\\]", "$"] {
+    let mut t = s
+        .replace("\\left", "")
+        .replace("\\right", "")
+        .replace("\\dfrac", "\\frac")
+        .replace("\\tfrac", "\\frac");
+    for junk in [
+        "\\displaystyle",
+        "\\!",
+        "\\,",
+        "\\;",
+        "\\:",
+        "\\quad",
+        "\\(",
+        "\\)",
+        "\\[",
+        "\\]",
+        "$",
+    ] {
         t = t.replace(junk, "");
     }
     let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
@@ -117,7 +140,9 @@ fn decimal_comma(s: &str) -> Option<String> {
     let (a, b) = t.split_once(',')?;
     let ok = !a.is_empty()
         && !b.is_empty()
-        && a.trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
+        && a.trim_start_matches('-')
+            .chars()
+            .all(|c| c.is_ascii_digit())
         && b.chars().all(|c| c.is_ascii_digit());
     ok.then(|| format!("{a}.{b}"))
 }
@@ -135,7 +160,9 @@ fn is_infinity(e: &Expr) -> Option<i32> {
 fn is_label(e: &Expr) -> bool {
     match e {
         Expr::Sym(..) => true,
-        Expr::Apply(_, args) => args.iter().all(|a| matches!(a, Expr::Sym(..) | Expr::Num(_))),
+        Expr::Apply(_, args) => args
+            .iter()
+            .all(|a| matches!(a, Expr::Sym(..) | Expr::Num(_))),
         Expr::Func(Func::Abs, v) => is_label(&v[0]),
         Expr::Mul(v) | Expr::Ratio(v) | Expr::Tuple(v) => v.iter().all(is_label),
         Expr::Div(a, b) => is_label(a) && is_label(b),
@@ -165,7 +192,9 @@ fn is_inequality(e: &Expr) -> bool {
 
 fn single_equation(e: &Expr) -> Option<(&Expr, &Expr)> {
     match e {
-        Expr::Relation(v, ops) if ops.len() == 1 && matches!(ops[0], RelOp::Eq | RelOp::Approx) => Some((&v[0], &v[1])),
+        Expr::Relation(v, ops) if ops.len() == 1 && matches!(ops[0], RelOp::Eq | RelOp::Approx) => {
+            Some((&v[0], &v[1]))
+        }
         _ => None,
     }
 }
@@ -220,14 +249,27 @@ fn choose_signs(e: &Expr, mask: usize, idx: &mut usize) -> Expr {
 fn fold_matrix(e: &Expr) -> Option<Vec<Vec<Expr>>> {
     match e {
         Expr::Matrix(rows) => Some(rows.clone()),
-        Expr::Neg(a) => Some(fold_matrix(a)?.into_iter().map(|r| r.into_iter().map(|c| Expr::Neg(Box::new(c))).collect()).collect()),
+        Expr::Neg(a) => Some(
+            fold_matrix(a)?
+                .into_iter()
+                .map(|r| r.into_iter().map(|c| Expr::Neg(Box::new(c))).collect())
+                .collect(),
+        ),
         Expr::Add(items) => {
             let mats: Vec<Vec<Vec<Expr>>> = items.iter().map(fold_matrix).collect::<Option<_>>()?;
             let (r, c) = (mats[0].len(), mats[0][0].len());
             if mats.iter().any(|m| m.len() != r || m[0].len() != c) {
                 return None;
             }
-            Some((0..r).map(|i| (0..c).map(|j| Expr::Add(mats.iter().map(|m| m[i][j].clone()).collect())).collect()).collect())
+            Some(
+                (0..r)
+                    .map(|i| {
+                        (0..c)
+                            .map(|j| Expr::Add(mats.iter().map(|m| m[i][j].clone()).collect()))
+                            .collect()
+                    })
+                    .collect(),
+            )
         }
         Expr::Mul(items) => {
             let mut acc: Option<Vec<Vec<Expr>>> = None;
@@ -246,7 +288,14 @@ fn fold_matrix(e: &Expr) -> Option<Vec<Vec<Expr>>> {
                                         (0..m[0].len())
                                             .map(|j| {
                                                 Expr::Add(
-                                                    (0..m.len()).map(|k| Expr::Mul(vec![a[i][k].clone(), m[k][j].clone()])).collect(),
+                                                    (0..m.len())
+                                                        .map(|k| {
+                                                            Expr::Mul(vec![
+                                                                a[i][k].clone(),
+                                                                m[k][j].clone(),
+                                                            ])
+                                                        })
+                                                        .collect(),
                                                 )
                                             })
                                             .collect()
@@ -269,7 +318,15 @@ fn fold_matrix(e: &Expr) -> Option<Vec<Vec<Expr>>> {
             }
             Some(
                 m.into_iter()
-                    .map(|r| r.into_iter().map(|c| Expr::Mul(scalar.iter().cloned().chain(std::iter::once(c)).collect())).collect())
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|c| {
+                                Expr::Mul(
+                                    scalar.iter().cloned().chain(std::iter::once(c)).collect(),
+                                )
+                            })
+                            .collect()
+                    })
                     .collect(),
             )
         }
@@ -293,7 +350,9 @@ impl Ctx<'_> {
     fn prepare(&self, e: &Expr) -> Expr {
         match e {
             Expr::In(x, s) if is_label(x) => self.prepare(s),
-            Expr::Relation(v, ops) if ops.iter().all(|o| matches!(o, RelOp::Eq | RelOp::Approx)) => {
+            Expr::Relation(v, ops)
+                if ops.iter().all(|o| matches!(o, RelOp::Eq | RelOp::Approx)) =>
+            {
                 let mut v = v.clone();
                 let mut ops = ops.clone();
                 if let Some(k) = ops.iter().position(|o| *o == RelOp::Approx) {
@@ -312,7 +371,11 @@ impl Ctx<'_> {
                     // becomes a placeholder name so the last member is the answer.
                     let first = v.remove(0);
                     let last = v.pop().unwrap();
-                    let first = if is_label(&first) { first } else { Expr::sym("__chain") };
+                    let first = if is_label(&first) {
+                        first
+                    } else {
+                        Expr::sym("__chain")
+                    };
                     return Expr::Relation(vec![first, self.prepare(&last)], vec![RelOp::Eq]);
                 }
                 if v.len() == 1 {
@@ -343,8 +406,16 @@ impl Ctx<'_> {
             return Tri::Equal;
         }
         // `\pm` makes a scalar two-valued: compare as sets.
-        let gx = if is_bag(g) { vec![g.clone()] } else { expand_pm(g) };
-        let px = if is_bag(p) { vec![p.clone()] } else { expand_pm(p) };
+        let gx = if is_bag(g) {
+            vec![g.clone()]
+        } else {
+            expand_pm(g)
+        };
+        let px = if is_bag(p) {
+            vec![p.clone()]
+        } else {
+            expand_pm(p)
+        };
         if gx.len() > 1 || px.len() > 1 {
             let gx = if is_bag(g) { self.elements(g) } else { gx };
             let px = if is_bag(p) { self.elements(p) } else { px };
@@ -354,8 +425,12 @@ impl Ctx<'_> {
             (Expr::Text(_), _) | (_, Expr::Text(_)) => self.compare_text(g, p),
             (Expr::Percent(x), _) => self.compare_percent(x, g, p, true),
             (_, Expr::Percent(y)) => self.compare_percent(y, p, g, false),
-            (Expr::Neg(x), _) if matches!(x.as_ref(), Expr::Percent(_)) => self.compare_percent_neg(g, p, true),
-            (_, Expr::Neg(y)) if matches!(y.as_ref(), Expr::Percent(_)) => self.compare_percent_neg(p, g, false),
+            (Expr::Neg(x), _) if matches!(x.as_ref(), Expr::Percent(_)) => {
+                self.compare_percent_neg(g, p, true)
+            }
+            (_, Expr::Neg(y)) if matches!(y.as_ref(), Expr::Percent(_)) => {
+                self.compare_percent_neg(p, g, false)
+            }
             _ => self.compare_shapes(g, p),
         }
     }
@@ -380,8 +455,20 @@ impl Ctx<'_> {
         }
         match (g, p) {
             (Expr::Relation(..), Expr::Relation(..)) => self.compare_relations(g, p),
+            (Expr::Interval(a1, b1, l1, h1), Expr::Interval(a2, b2, l2, h2)) => {
+                // Endpoint by endpoint (rounding-aware: `(3/5, 8/3]` = `(0.6, 2.6667]`).
+                if l1 != l2 || h1 != h2 {
+                    return Tri::NotEqual;
+                }
+                self.compare_seq(
+                    &[(**a1).clone(), (**b1).clone()],
+                    &[(**a2).clone(), (**b2).clone()],
+                )
+            }
             _ if (is_bag(g) || is_bag(p)) => self.compare_collections(g, p),
-            _ if is_realset(g) || is_realset(p) || is_inequality(g) || is_inequality(p) => self.compare_realsets(g, p),
+            _ if is_realset(g) || is_realset(p) || is_inequality(g) || is_inequality(p) => {
+                self.compare_realsets(g, p)
+            }
             (Expr::Tuple(a), Expr::Tuple(b)) => self.compare_seq(a, b),
             (Expr::Matrix(a), Expr::Matrix(b)) => {
                 if a.len() != b.len() || a[0].len() != b[0].len() {
@@ -411,12 +498,21 @@ impl Ctx<'_> {
                 if parts == Tri::Equal || a.len() != 2 {
                     return parts;
                 }
+                let zero = |e: &Expr| {
+                    exact::eval(e, &mut Budget::new(100, 64))
+                        .is_none_or(|v| v == BigRational::from_integer(0.into()))
+                };
+                if zero(&a[1]) || zero(&b[1]) {
+                    return parts;
+                }
                 // 2:4 = 1:2 when both second parts are non-zero.
                 let q1 = Expr::Div(Box::new(a[0].clone()), Box::new(a[1].clone()));
                 let q2 = Expr::Div(Box::new(b[0].clone()), Box::new(b[1].clone()));
                 self.compare_scalars(&q1, &q2)
             }
-            (Expr::Ratio(a), other) | (other, Expr::Ratio(a)) if a.len() == 2 && !is_compound(other) => {
+            (Expr::Ratio(a), other) | (other, Expr::Ratio(a))
+                if a.len() == 2 && !is_compound(other) =>
+            {
                 let q = Expr::Div(Box::new(a[0].clone()), Box::new(a[1].clone()));
                 if matches!(g, Expr::Ratio(_)) {
                     self.compare_scalars(&q, other)
@@ -425,7 +521,9 @@ impl Ctx<'_> {
                 }
             }
             _ if is_compound(g) || is_compound(p) => {
-                if std::mem::discriminant(g) == std::mem::discriminant(p) && !matches!(g, Expr::Big(..)) {
+                if std::mem::discriminant(g) == std::mem::discriminant(p)
+                    && !matches!(g, Expr::Big(..))
+                {
                     Tri::NotEqual
                 } else if matches!(g, Expr::Big(..)) || matches!(p, Expr::Big(..)) {
                     Tri::Undecided
@@ -442,7 +540,11 @@ impl Ctx<'_> {
         let scaled = Expr::Div(Box::new(x.clone()), Box::new(Expr::num(100)));
         let mut any_undecided = false;
         for cand in [x.clone(), scaled] {
-            let r = if pct_is_gold { self.compare(&cand, other) } else { self.compare(other, &cand) };
+            let r = if pct_is_gold {
+                self.compare(&cand, other)
+            } else {
+                self.compare(other, &cand)
+            };
             match r {
                 Tri::Equal => return Tri::Equal,
                 Tri::Undecided => any_undecided = true,
@@ -457,8 +559,12 @@ impl Ctx<'_> {
     }
 
     fn compare_percent_neg(&mut self, neg: &Expr, other: &Expr, neg_is_gold: bool) -> Tri {
-        let Expr::Neg(inner) = neg else { return Tri::Undecided };
-        let Expr::Percent(x) = inner.as_ref() else { return Tri::Undecided };
+        let Expr::Neg(inner) = neg else {
+            return Tri::Undecided;
+        };
+        let Expr::Percent(x) = inner.as_ref() else {
+            return Tri::Undecided;
+        };
         let negx = Expr::Neg(x.clone());
         self.compare_percent(&negx, neg, other, neg_is_gold)
     }
@@ -504,7 +610,10 @@ impl Ctx<'_> {
                 for g in groups {
                     if tuple_groups {
                         if let Expr::List(_, items) = g {
-                            let vals = items.iter().map(|x| single_equation(x).unwrap().1.clone()).collect();
+                            let vals = items
+                                .iter()
+                                .map(|x| single_equation(x).unwrap().1.clone())
+                                .collect();
                             out.push(Expr::Tuple(vals));
                         }
                     } else {
@@ -547,7 +656,11 @@ impl Ctx<'_> {
             if is_bag(b) {
                 let be = self.elements(b);
                 if be.len() == a.len() {
-                    return if matches!(g, Expr::Tuple(_)) { self.compare_seq(a, &be) } else { self.compare_seq(&be, a) };
+                    return if matches!(g, Expr::Tuple(_)) {
+                        self.compare_seq(a, &be)
+                    } else {
+                        self.compare_seq(&be, a)
+                    };
                 }
             }
         }
@@ -586,7 +699,11 @@ impl Ctx<'_> {
                 }
             }
             if !found {
-                return if undecided { Tri::Undecided } else { Tri::NotEqual };
+                return if undecided {
+                    Tri::Undecided
+                } else {
+                    Tri::NotEqual
+                };
             }
         }
         Tri::Equal
@@ -610,10 +727,15 @@ impl Ctx<'_> {
     }
 
     fn compare_relations(&mut self, g: &Expr, p: &Expr) -> Tri {
-        let (Expr::Relation(gv, gops), Expr::Relation(pv, pops)) = (g, p) else { return Tri::Undecided };
+        let (Expr::Relation(gv, gops), Expr::Relation(pv, pops)) = (g, p) else {
+            return Tri::Undecided;
+        };
         // Same name on the left: compare the values (`x = 11` vs `x = 7 = 11`).
         if gops.len() == 1 && pops.len() == 1 && gops[0] == RelOp::Eq && pops[0] == RelOp::Eq {
-            if is_label(&gv[0]) && is_label(&pv[0]) && canonical(&gv[0]).to_string() == canonical(&pv[0]).to_string() {
+            if is_label(&gv[0])
+                && is_label(&pv[0])
+                && canonical(&gv[0]).to_string() == canonical(&pv[0]).to_string()
+            {
                 return self.compare(&gv[1], &pv[1]);
             }
             if gv[0] == Expr::sym("__chain") || pv[0] == Expr::sym("__chain") {
@@ -678,7 +800,9 @@ impl Ctx<'_> {
         let mut valid = 0;
         for k in 0..POINTS * 2 {
             let env = Env::random(&vars, &ints, 0x5eed_0000 + k as u64);
-            let (Some(x), Some(y)) = (numeric::eval(a, &env), numeric::eval(b, &env)) else { continue };
+            let (Some(x), Some(y)) = (numeric::eval(a, &env), numeric::eval(b, &env)) else {
+                continue;
+            };
             let (zx, zy) = (x.norm() < 1e-12, y.norm() < 1e-12);
             if zx && zy {
                 continue;
@@ -700,7 +824,9 @@ impl Ctx<'_> {
                 break;
             }
         }
-        let Some(r) = ratio else { return Tri::Undecided };
+        let Some(r) = ratio else {
+            return Tri::Undecided;
+        };
         if valid < MIN_VALID_POINTS {
             return Tri::Undecided;
         }
@@ -718,7 +844,11 @@ impl Ctx<'_> {
     fn compare_realsets(&mut self, g: &Expr, p: &Expr) -> Tri {
         self.note(2);
         let (Some(gs), Some(ps)) = (to_realset(g), to_realset(p)) else {
-            return if is_compound(g) && is_compound(p) { Tri::NotEqual } else { Tri::Undecided };
+            return if is_compound(g) && is_compound(p) {
+                Tri::NotEqual
+            } else {
+                Tri::Undecided
+            };
         };
         if let (RealSet::Cond(_, gv), RealSet::Cond(_, pv)) = (&gs, &ps) {
             if gv != pv {
@@ -755,6 +885,9 @@ impl Ctx<'_> {
     }
 
     fn compare_scalars(&mut self, g: &Expr, p: &Expr) -> Tri {
+        if has_nested_compound(g) || has_nested_compound(p) {
+            return Tri::NotEqual;
+        }
         if let (Some(a), Some(b)) = (is_infinity(g), is_infinity(p)) {
             self.note(1);
             return Tri::from_bool(a == b);
@@ -770,7 +903,11 @@ impl Ctx<'_> {
         }
         let mut budget = Budget::new(self.opts.max_digits, self.opts.max_exponent_bits);
         let gv = exact::eval(g, &mut budget);
-        let pv = if gv.is_some() { exact::eval(p, &mut budget) } else { None };
+        let pv = if gv.is_some() {
+            exact::eval(p, &mut budget)
+        } else {
+            None
+        };
         self.over_budget |= budget.over;
         let (dg, dp) = (decimals_of(g), decimals_of(p));
         if let (Some(a), Some(b)) = (&gv, &pv) {
@@ -806,7 +943,13 @@ impl Ctx<'_> {
         self.random_points(g, p, &vars)
     }
 
-    fn rounded_equal_exact(&self, a: &BigRational, da: Option<u32>, b: &BigRational, db: Option<u32>) -> bool {
+    fn rounded_equal_exact(
+        &self,
+        a: &BigRational,
+        da: Option<u32>,
+        b: &BigRational,
+        db: Option<u32>,
+    ) -> bool {
         if !self.opts.rounding_tolerance {
             return a == b;
         }
@@ -874,8 +1017,16 @@ fn is_compound(e: &Expr) -> bool {
             | Expr::Ratio(_)
             | Expr::Based(..)
             | Expr::Text(_)
-            | Expr::Big(..)
-    )
+    ) || matches!(e, Expr::Big(op, ..) if !matches!(op, BigOp::Sum | BigOp::Product))
+}
+
+/// Arithmetic on a collection (`-[0,1)`, `2\{1\}`): never equal to a plain value.
+fn has_nested_compound(e: &Expr) -> bool {
+    let mut found = false;
+    crate::latex::ast::for_each_child(e, &mut |c| {
+        found |= c.contains(&|x| is_compound(x) && !matches!(x, Expr::Relation(..)))
+    });
+    found
 }
 
 /// Strict mode: values must agree *as written* up to trivial rewriting: an integer never
@@ -930,9 +1081,16 @@ fn text_form(e: &Expr) -> Option<String> {
         Expr::Text(t) => t.clone(),
         _ => letters(e)?,
     };
-    let t: String = raw.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+    let t: String = raw
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase();
     let t = t.trim_end_matches('.');
-    let t = t.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(t);
+    let t = t
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(t);
     Some(t.to_string())
 }
 
@@ -986,15 +1144,47 @@ fn real_value(e: &Expr) -> Option<f64> {
 
 fn to_realset(e: &Expr) -> Option<RealSet> {
     match e {
-        Expr::Interval(a, b, lc, hc) => Some(RealSet::Interval(real_value(a)?, real_value(b)?, *lc, *hc)),
+        Expr::Interval(a, b, lc, hc) => {
+            Some(RealSet::Interval(real_value(a)?, real_value(b)?, *lc, *hc))
+        }
         Expr::Tuple(v) if v.len() == 2 => {
             let (a, b) = (real_value(&v[0])?, real_value(&v[1])?);
             (a < b).then_some(RealSet::Interval(a, b, false, false))
         }
-        Expr::Union(parts) => Some(RealSet::Union(parts.iter().map(to_realset).collect::<Option<_>>()?)),
-        Expr::Set(items) => Some(RealSet::Points(items.iter().map(real_value).collect::<Option<_>>()?)),
+        Expr::Union(parts) => Some(RealSet::Union(
+            parts.iter().map(to_realset).collect::<Option<_>>()?,
+        )),
+        Expr::Set(items) => Some(RealSet::Points(
+            items.iter().map(real_value).collect::<Option<_>>()?,
+        )),
         Expr::EmptySet => Some(RealSet::Union(Vec::new())),
         Expr::In(_, s) => to_realset(s),
+        // `lo < f(x) <= hi` with a named middle is the interval (lo, hi].
+        Expr::Relation(v, ops)
+            if ops.len() == 2
+                && matches!(v[1], Expr::Sym(..) | Expr::Apply(..))
+                && v[0].free_symbols().is_empty()
+                && v[2].free_symbols().is_empty()
+                && (ops.iter().all(|o| matches!(o, RelOp::Lt | RelOp::Le))
+                    || ops.iter().all(|o| matches!(o, RelOp::Gt | RelOp::Ge))) =>
+        {
+            let (a, b) = (real_value(&v[0])?, real_value(&v[2])?);
+            if matches!(ops[0], RelOp::Lt | RelOp::Le) {
+                Some(RealSet::Interval(
+                    a,
+                    b,
+                    ops[0] == RelOp::Le,
+                    ops[1] == RelOp::Le,
+                ))
+            } else {
+                Some(RealSet::Interval(
+                    b,
+                    a,
+                    ops[1] == RelOp::Ge,
+                    ops[0] == RelOp::Ge,
+                ))
+            }
+        }
         Expr::Relation(v, ops) if is_inequality(e) => {
             let mut vars = Vec::new();
             for x in v {
@@ -1090,7 +1280,10 @@ mod tests {
         assert_eq!(eq("1000", "1000.4"), Equivalence::NotEqual);
         assert_eq!(eq("\\frac13", "0.3333"), Equivalence::Equal);
         assert_eq!(eq("0.0000001", "0.0000002"), Equivalence::NotEqual);
-        assert_eq!(eq("\\frac{1}{2004!}", "\\frac{1}{2006!}"), Equivalence::NotEqual);
+        assert_eq!(
+            eq("\\frac{1}{2004!}", "\\frac{1}{2006!}"),
+            Equivalence::NotEqual
+        );
         assert_eq!(eq("28\\%", "28"), Equivalence::Equal);
         assert_eq!(eq("28\\%", "0.28"), Equivalence::Equal);
         assert_eq!(eq("28", "0.28"), Equivalence::NotEqual);
@@ -1099,7 +1292,10 @@ mod tests {
 
     #[test]
     fn expressions() {
-        assert_eq!(eq("\\frac{x+2}{7}", "\\frac{x}{7}+\\frac{2}{7}"), Equivalence::Equal);
+        assert_eq!(
+            eq("\\frac{x+2}{7}", "\\frac{x}{7}+\\frac{2}{7}"),
+            Equivalence::Equal
+        );
         assert_eq!(eq("\\tan^2(y)+1", "\\sec^2(y)"), Equivalence::Equal);
         assert_eq!(eq("x+2n+1", "x+1"), Equivalence::NotEqual);
         assert_eq!(eq("2\\sqrt{2}", "\\sqrt{8}"), Equivalence::Equal);
@@ -1119,26 +1315,51 @@ mod tests {
         assert_eq!(eq("-793 < a < 10", "(-793, 10)"), Equivalence::Equal);
         assert_eq!(eq("x < 1", "-x > -1"), Equivalence::Equal);
         assert_eq!(eq("x > 5", "x < 5"), Equivalence::NotEqual);
-        assert_eq!(eq("2x+4y-3=0", "y=-\\frac{1}{2}x+\\frac{3}{4}"), Equivalence::Equal);
+        assert_eq!(
+            eq("2x+4y-3=0", "y=-\\frac{1}{2}x+\\frac{3}{4}"),
+            Equivalence::Equal
+        );
         assert_eq!(eq("x = 11", "x = 5+5+1 = 7 = 11"), Equivalence::Equal);
         assert_eq!(eq("7 = 11a+c", "11a+c"), Equivalence::NotEqual);
         assert_eq!(eq("k=1", "1"), Equivalence::Equal);
-        assert_eq!(eq("1\\leq|z|\\leq \\frac{3}{2}", "z \\in \\left[-\\frac{3}{2}, -1\\right] \\cup \\left[1, \\frac{3}{2}\\right]"), Equivalence::Equal);
+        assert_eq!(
+            eq(
+                "1\\leq|z|\\leq \\frac{3}{2}",
+                "z \\in \\left[-\\frac{3}{2}, -1\\right] \\cup \\left[1, \\frac{3}{2}\\right]"
+            ),
+            Equivalence::Equal
+        );
     }
 
     #[test]
     fn power_tower_is_undecided_and_over_budget() {
-        let out = equivalent("\\dfrac{5^{(5^{(5^{(5^5)})} - 4)} - 5}{16}", "3", &EquivOptions::default());
+        let out = equivalent(
+            "\\dfrac{5^{(5^{(5^{(5^5)})} - 4)} - 5}{16}",
+            "3",
+            &EquivOptions::default(),
+        );
         assert_eq!(out.result, Equivalence::Undecided);
         assert!(out.over_budget);
     }
 
     #[test]
     fn strict_mode_refuses_non_trivial_equalities() {
-        let strict = EquivOptions { strict: true, ..EquivOptions::default() };
-        assert_eq!(equivalent("649", "3245/5", &strict).result, Equivalence::NotEqual);
-        assert_eq!(equivalent("649", "3245/5", &EquivOptions::default()).result, Equivalence::Equal);
-        assert_eq!(equivalent("\\frac{1}{2}", "0.5", &strict).result, Equivalence::Equal);
+        let strict = EquivOptions {
+            strict: true,
+            ..EquivOptions::default()
+        };
+        assert_eq!(
+            equivalent("649", "3245/5", &strict).result,
+            Equivalence::NotEqual
+        );
+        assert_eq!(
+            equivalent("649", "3245/5", &EquivOptions::default()).result,
+            Equivalence::Equal
+        );
+        assert_eq!(
+            equivalent("\\frac{1}{2}", "0.5", &strict).result,
+            Equivalence::Equal
+        );
         assert_eq!(equivalent("x+1", "1+x", &strict).result, Equivalence::Equal);
     }
 }

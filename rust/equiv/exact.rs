@@ -26,7 +26,12 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(max_digits: usize, max_power_bits: u64) -> Self {
-        Budget { max_bits: (max_digits as u64).saturating_mul(10) / 3, max_power_bits, steps: 50_000, over: false }
+        Budget {
+            max_bits: (max_digits as u64).saturating_mul(10) / 3,
+            max_power_bits,
+            steps: 50_000,
+            over: false,
+        }
     }
 
     fn fits(&mut self, v: &BigRational) -> bool {
@@ -67,7 +72,10 @@ fn rational_root(v: &BigRational, n: u32) -> Option<BigRational> {
     if n == 0 {
         return None;
     }
-    Some(BigRational::new(exact_root(v.numer(), n)?, exact_root(v.denom(), n)?))
+    Some(BigRational::new(
+        exact_root(v.numer(), n)?,
+        exact_root(v.denom(), n)?,
+    ))
 }
 
 pub fn eval(e: &Expr, b: &mut Budget) -> Option<BigRational> {
@@ -123,18 +131,30 @@ pub fn pow(base: &BigRational, exp: &BigRational, b: &mut Budget) -> Option<BigR
         return Some(BigRational::one());
     }
     if base.is_zero() {
-        return if exp.is_positive() { Some(BigRational::zero()) } else { None };
+        return if exp.is_positive() {
+            Some(BigRational::zero())
+        } else {
+            None
+        };
     }
     if base.abs().is_one() && exp.is_integer() {
         let odd = exp.to_integer().is_odd();
-        return Some(if base.is_negative() && odd { -BigRational::one() } else { BigRational::one() });
+        return Some(if base.is_negative() && odd {
+            -BigRational::one()
+        } else {
+            BigRational::one()
+        });
     }
     // Estimate the size before computing: |exp| * bits(base) must stay within budget.
     let q = exp.denom().to_u32()?;
     let p = exp.numer().abs();
-    let root = if q == 1 { base.clone() } else { rational_root(base, q)? };
+    let root = if q == 1 {
+        base.clone()
+    } else {
+        rational_root(base, q)?
+    };
     let est = bits(&root) as f64 * p.to_f64().unwrap_or(f64::INFINITY);
-    if !(est <= b.max_power_bits as f64) {
+    if est.is_nan() || est > b.max_power_bits as f64 {
         b.over = true;
         return None;
     }
@@ -186,7 +206,8 @@ fn func(f: Func, args: &[Expr], b: &mut Budget) -> Option<BigRational> {
             }
             let mut acc = BigRational::one();
             for j in 0..k {
-                acc = acc * BigRational::from_integer(&n - j) / BigRational::from_integer(BigInt::from(j + 1));
+                acc = acc * BigRational::from_integer(&n - j)
+                    / BigRational::from_integer(BigInt::from(j + 1));
                 if !b.fits(&acc) {
                     return None;
                 }
@@ -249,7 +270,15 @@ fn func(f: Func, args: &[Expr], b: &mut Budget) -> Option<BigRational> {
                 return None;
             }
         }
-        Func::Exp | Func::Sin | Func::Tan | Func::Asin | Func::Atan | Func::Sinh | Func::Tanh | Func::Asinh | Func::Atanh => {
+        Func::Exp
+        | Func::Sin
+        | Func::Tan
+        | Func::Asin
+        | Func::Atan
+        | Func::Sinh
+        | Func::Tanh
+        | Func::Asinh
+        | Func::Atanh => {
             // f(0) = 0 is the only rational value at a rational point worth knowing.
             let x = one_arg(b)?;
             if !x.is_zero() {
@@ -276,7 +305,11 @@ pub fn round_to(v: &BigRational, d: u32) -> BigRational {
     let scale = BigRational::from_integer(BigInt::from(10u32).pow(d));
     let scaled = v * &scale;
     let half = BigRational::new(BigInt::one(), BigInt::from(2));
-    let r = if scaled.is_negative() { -((-scaled + half).floor()) } else { (scaled + half).floor() };
+    let r = if scaled.is_negative() {
+        -((-scaled + half).floor())
+    } else {
+        (scaled + half).floor()
+    };
     r / scale
 }
 
@@ -309,9 +342,15 @@ mod tests {
     #[test]
     fn rational_values() {
         assert_eq!(ev("\\frac{3}{4} + 0.25"), Some(BigRational::one()));
-        assert_eq!(ev("\\sqrt{169}"), Some(BigRational::from_integer(13.into())));
+        assert_eq!(
+            ev("\\sqrt{169}"),
+            Some(BigRational::from_integer(13.into()))
+        );
         assert_eq!(ev("\\log_2 8"), Some(BigRational::from_integer(3.into())));
-        assert_eq!(ev("\\binom{5}{2}"), Some(BigRational::from_integer(10.into())));
+        assert_eq!(
+            ev("\\binom{5}{2}"),
+            Some(BigRational::from_integer(10.into()))
+        );
         assert_eq!(ev("8^{2/3}"), Some(BigRational::from_integer(4.into())));
         assert_eq!(ev("\\sqrt{2}"), None);
         assert_ne!(ev("\\frac{1}{2004!}"), ev("\\frac{1}{2006!}"));
@@ -319,7 +358,11 @@ mod tests {
 
     #[test]
     fn power_towers_stop_at_the_budget() {
-        let e = parse("\\dfrac{5^{(5^{(5^{(5^5)})} - 4)} - 5}{16}", &ParseOptions::default()).unwrap();
+        let e = parse(
+            "\\dfrac{5^{(5^{(5^{(5^5)})} - 4)} - 5}{16}",
+            &ParseOptions::default(),
+        )
+        .unwrap();
         let mut b = Budget::new(10_000, 4096);
         assert_eq!(eval(&e, &mut b), None);
         assert!(b.over);

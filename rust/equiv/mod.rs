@@ -23,7 +23,13 @@ pub struct EquivOptions {
 
 impl Default for EquivOptions {
     fn default() -> Self {
-        EquivOptions { strict: false, rounding_tolerance: true, max_nodes: 2_000, max_exponent_bits: 4_096, max_digits: 10_000 }
+        EquivOptions {
+            strict: false,
+            rounding_tolerance: true,
+            max_nodes: 2_000,
+            max_exponent_bits: 4_096,
+            max_digits: 10_000,
+        }
     }
 }
 
@@ -52,7 +58,11 @@ pub struct EquivOutcome {
 impl EquivOutcome {
     pub fn decided(equal: bool, path: DecidedBy) -> Self {
         EquivOutcome {
-            result: if equal { Equivalence::Equal } else { Equivalence::NotEqual },
+            result: if equal {
+                Equivalence::Equal
+            } else {
+                Equivalence::NotEqual
+            },
             path,
             gold_parsed: true,
             pred_parsed: true,
@@ -61,7 +71,13 @@ impl EquivOutcome {
     }
 
     pub fn undecided() -> Self {
-        EquivOutcome { result: Equivalence::Undecided, path: DecidedBy::None, gold_parsed: true, pred_parsed: true, over_budget: false }
+        EquivOutcome {
+            result: Equivalence::Undecided,
+            path: DecidedBy::None,
+            gold_parsed: true,
+            pred_parsed: true,
+            over_budget: false,
+        }
     }
 }
 

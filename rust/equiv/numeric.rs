@@ -50,7 +50,11 @@ fn hashed_value(key: &str, args: &[C], seed: u64) -> C {
     for a in args {
         // Round so that equal arguments computed different ways hash alike.
         for part in [a.re, a.im] {
-            let r = if part == 0.0 { 0 } else { (part * 1e6).round() as i64 };
+            let r = if part == 0.0 {
+                0
+            } else {
+                (part * 1e6).round() as i64
+            };
             h ^= r as u64;
             h = splitmix(&mut h);
         }
@@ -141,7 +145,11 @@ pub fn eval(e: &Expr, env: &Env) -> Option<C> {
                 return None;
             }
             let mut inner = env.clone();
-            let mut acc = if *op == BigOp::Sum { C::new(0.0, 0.0) } else { C::new(1.0, 0.0) };
+            let mut acc = if *op == BigOp::Sum {
+                C::new(0.0, 0.0)
+            } else {
+                C::new(1.0, 0.0)
+            };
             let mut k = lo;
             while k <= hi {
                 inner.vars.insert(var.clone(), C::new(k, 0.0));
@@ -171,7 +179,11 @@ fn power(base: C, exp: C) -> Option<C> {
         return Some(C::new(base.re.powf(exp.re), 0.0));
     }
     if base.norm() == 0.0 {
-        return if exp.re > 0.0 { Some(C::new(0.0, 0.0)) } else { None };
+        return if exp.re > 0.0 {
+            Some(C::new(0.0, 0.0))
+        } else {
+            None
+        };
     }
     Some(base.powc(exp))
 }
@@ -246,7 +258,11 @@ fn func(f: Func, args: &[Expr], env: &Env) -> Option<C> {
             let mut best = real(a)?;
             for x in &args[1..] {
                 let v = real(eval(x, env)?)?;
-                best = if f == Func::Max { best.max(v) } else { best.min(v) };
+                best = if f == Func::Max {
+                    best.max(v)
+                } else {
+                    best.min(v)
+                };
             }
             C::new(best, 0.0)
         }
@@ -269,7 +285,13 @@ fn func(f: Func, args: &[Expr], env: &Env) -> Option<C> {
                     return None;
                 }
                 let g = gcd(acc.abs() as u64, v.abs() as u64) as f64;
-                acc = if f == Func::Gcd { g } else if g == 0.0 { 0.0 } else { (acc * v).abs() / g };
+                acc = if f == Func::Gcd {
+                    g
+                } else if g == 0.0 {
+                    0.0
+                } else {
+                    (acc * v).abs() / g
+                };
             }
             C::new(acc.abs(), 0.0)
         }
@@ -303,10 +325,22 @@ mod tests {
 
     #[test]
     fn constants_and_functions() {
-        assert!(close(ev("\\sin\\frac{\\pi}{6}").unwrap(), C::new(0.5, 0.0), 1e-12));
+        assert!(close(
+            ev("\\sin\\frac{\\pi}{6}").unwrap(),
+            C::new(0.5, 0.0),
+            1e-12
+        ));
         assert!(close(ev("e^{i\\pi}").unwrap(), C::new(-1.0, 0.0), 1e-12));
-        assert!(close(ev("\\sqrt[3]{-8}").unwrap(), C::new(-2.0, 0.0), 1e-12));
-        assert!(close(ev("\\sum_{k=1}^{10} k^2").unwrap(), C::new(385.0, 0.0), 1e-12));
+        assert!(close(
+            ev("\\sqrt[3]{-8}").unwrap(),
+            C::new(-2.0, 0.0),
+            1e-12
+        ));
+        assert!(close(
+            ev("\\sum_{k=1}^{10} k^2").unwrap(),
+            C::new(385.0, 0.0),
+            1e-12
+        ));
     }
 
     #[test]

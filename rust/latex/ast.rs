@@ -19,7 +19,10 @@ pub struct Number {
 
 impl Number {
     pub fn int(v: i64) -> Number {
-        Number { value: BigRational::from_integer(BigInt::from(v)), decimals: None }
+        Number {
+            value: BigRational::from_integer(BigInt::from(v)),
+            decimals: None,
+        }
     }
 }
 
@@ -207,7 +210,13 @@ pub enum Expr {
     Ratio(Vec<Expr>),
     /// body, bound variable, lower, upper (Sum/Product/Integral); Derivative uses only the
     /// variable; Limit uses `lower` as the target and `upper` = Some(+1/-1) as the direction.
-    Big(BigOp, Box<Expr>, String, Option<Box<Expr>>, Option<Box<Expr>>),
+    Big(
+        BigOp,
+        Box<Expr>,
+        String,
+        Option<Box<Expr>>,
+        Option<Box<Expr>>,
+    ),
     /// The `d x` of an integral while it is being parsed (never survives parsing).
     Differential(String),
 }
@@ -217,7 +226,10 @@ impl Expr {
         Expr::Num(Number::int(v))
     }
     pub fn rational(v: BigRational) -> Expr {
-        Expr::Num(Number { value: v, decimals: None })
+        Expr::Num(Number {
+            value: v,
+            decimals: None,
+        })
     }
     pub fn sym(name: &str) -> Expr {
         Expr::Sym(name.to_string(), None)
@@ -234,7 +246,12 @@ impl Expr {
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Num(_) | Expr::Const(_) | Expr::Text(_) | Expr::Based(..) | Expr::EmptySet | Expr::Differential(_) => {}
+            Expr::Num(_)
+            | Expr::Const(_)
+            | Expr::Text(_)
+            | Expr::Based(..)
+            | Expr::EmptySet
+            | Expr::Differential(_) => {}
             Expr::Sym(_, sub) => {
                 if let Some(s) = sub {
                     s.walk(f)
@@ -306,7 +323,9 @@ fn collect_free(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
                 if let Some(s) = sub {
                     collect_free(s, bound, out);
                 }
-                if !bound.contains(&key) && sub.as_ref().is_some_and(|s| s.free_symbols().is_empty()) {
+                if !bound.contains(&key)
+                    && sub.as_ref().is_some_and(|s| s.free_symbols().is_empty())
+                {
                     out.push(key);
                 }
             } else if !bound.contains(name) {
@@ -334,7 +353,12 @@ fn collect_free(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
 /// Calls `f` on each direct child.
 pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match e {
-        Expr::Num(_) | Expr::Const(_) | Expr::Text(_) | Expr::Based(..) | Expr::EmptySet | Expr::Differential(_) => {}
+        Expr::Num(_)
+        | Expr::Const(_)
+        | Expr::Text(_)
+        | Expr::Based(..)
+        | Expr::EmptySet
+        | Expr::Differential(_) => {}
         Expr::Sym(_, sub) => {
             if let Some(s) = sub {
                 f(s)
@@ -373,7 +397,9 @@ pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 pub fn symbol_key(name: &str, sub: Option<&Expr>) -> String {
     match sub {
         None => name.to_string(),
-        Some(Expr::Num(n)) if n.decimals.is_none() && n.value.is_integer() => format!("{name}_{}", n.value),
+        Some(Expr::Num(n)) if n.decimals.is_none() && n.value.is_integer() => {
+            format!("{name}_{}", n.value)
+        }
         Some(Expr::Sym(s, None)) => format!("{name}_{s}"),
         Some(s) => format!("{name}_{{{}}}", s),
     }
@@ -431,7 +457,10 @@ pub fn canonical(e: &Expr) -> Expr {
             sort_by_print(&mut items);
             Expr::Union(items)
         }
-        Expr::Num(n) => Expr::Num(Number { value: n.value.clone(), decimals: None }),
+        Expr::Num(n) => Expr::Num(Number {
+            value: n.value.clone(),
+            decimals: None,
+        }),
         Expr::Func(f @ (Func::Gcd | Func::Lcm | Func::Max | Func::Min), v) => {
             let mut items: Vec<Expr> = v.iter().map(canonical).collect();
             sort_by_print(&mut items);
@@ -454,7 +483,12 @@ pub fn map_children(e: &Expr, f: &dyn Fn(&Expr) -> Expr) -> Expr {
     let mv = |v: &Vec<Expr>| v.iter().map(f).collect::<Vec<_>>();
     let b = |a: &Expr| Box::new(f(a));
     match e {
-        Expr::Num(_) | Expr::Const(_) | Expr::Text(_) | Expr::Based(..) | Expr::EmptySet | Expr::Differential(_) => e.clone(),
+        Expr::Num(_)
+        | Expr::Const(_)
+        | Expr::Text(_)
+        | Expr::Based(..)
+        | Expr::EmptySet
+        | Expr::Differential(_) => e.clone(),
         Expr::Sym(n, sub) => Expr::Sym(n.clone(), sub.as_ref().map(|s| b(s))),
         Expr::Add(v) => Expr::Add(mv(v)),
         Expr::Mul(v) => Expr::Mul(mv(v)),
@@ -474,10 +508,16 @@ pub fn map_children(e: &Expr, f: &dyn Fn(&Expr) -> Expr) -> Expr {
         Expr::Pow(x, y) => Expr::Pow(b(x), b(y)),
         Expr::In(x, y) => Expr::In(b(x), b(y)),
         Expr::Interval(x, y, lc, hc) => Expr::Interval(b(x), b(y), *lc, *hc),
-        Expr::Matrix(rows) => Expr::Matrix(rows.iter().map(|r| r.iter().map(f).collect()).collect()),
-        Expr::Big(k, body, var, lo, hi) => {
-            Expr::Big(*k, b(body), var.clone(), lo.as_ref().map(|l| b(l)), hi.as_ref().map(|h| b(h)))
+        Expr::Matrix(rows) => {
+            Expr::Matrix(rows.iter().map(|r| r.iter().map(f).collect()).collect())
         }
+        Expr::Big(k, body, var, lo, hi) => Expr::Big(
+            *k,
+            b(body),
+            var.clone(),
+            lo.as_ref().map(|l| b(l)),
+            hi.as_ref().map(|h| b(h)),
+        ),
     }
 }
 
@@ -528,7 +568,11 @@ impl fmt::Display for Expr {
                     let neg = scaled.is_negative();
                     let digits = scaled.abs().to_string();
                     let d = d as usize;
-                    let padded = if digits.len() <= d { format!("{}{}", "0".repeat(d + 1 - digits.len()), digits) } else { digits };
+                    let padded = if digits.len() <= d {
+                        format!("{}{}", "0".repeat(d + 1 - digits.len()), digits)
+                    } else {
+                        digits
+                    };
                     let (ip, fp) = padded.split_at(padded.len() - d);
                     write!(f, "{}{}.{}", if neg { "-" } else { "" }, ip, fp)
                 }
@@ -644,7 +688,10 @@ impl fmt::Display for Expr {
                     }
                     BigOp::Derivative => write!(f, "Derivative({body}, {v})"),
                     BigOp::Limit => {
-                        let to = lo.as_ref().map(|l| l.to_string()).unwrap_or_else(|| "0".into());
+                        let to = lo
+                            .as_ref()
+                            .map(|l| l.to_string())
+                            .unwrap_or_else(|| "0".into());
                         let dir = match hi.as_deref() {
                             Some(Expr::Num(n)) if n.value.is_negative() => "-",
                             _ => "+",

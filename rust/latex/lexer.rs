@@ -48,54 +48,377 @@ pub struct Token {
 }
 
 pub const GREEK: &[&str] = &[
-    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "omicron", "rho", "varrho", "sigma", "varsigma", "tau", "upsilon", "phi", "varphi",
-    "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega",
-    "ell", "hbar",
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "vartheta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "omicron",
+    "rho",
+    "varrho",
+    "sigma",
+    "varsigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+    "ell",
+    "hbar",
 ];
 
 /// Functions recognised when written as a plain word (`sin(x)`) as well as a command.
 pub const FUNCTION_WORDS: &[&str] = &[
-    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp",
-    "sqrt", "gcd", "lcm", "max", "min",
+    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "ln", "log", "exp", "sqrt", "gcd", "lcm", "max", "min",
 ];
 
 /// Commands the lexer knows; used to undo double escaping (`\\frac` -> `\frac`) and to split
 /// glued commands (`\quadx` -> `\quad x`).
 const KNOWN_COMMANDS: &[&str] = &[
-    "frac", "dfrac", "tfrac", "cfrac", "sqrt", "left", "right", "text", "textbf", "textit", "textrm", "textnormal",
-    "mbox", "hbox", "mathrm", "mathbf", "mathit", "mathsf", "mathbb", "mathcal", "boldsymbol", "operatorname", "boxed",
-    "fbox", "cdot", "times", "div", "pm", "mp", "le", "leq", "leqslant", "ge", "geq", "geqslant", "ne", "neq", "lt",
-    "gt", "approx", "in", "notin", "infty", "infin", "pi", "quad", "qquad", "begin", "end", "cup", "cap", "setminus",
-    "emptyset", "varnothing", "binom", "dbinom", "tbinom", "lfloor", "rfloor", "lceil", "rceil", "langle", "rangle",
-    "overline", "bar", "hat", "vec", "widehat", "tilde", "dot", "sum", "prod", "int", "lim", "to", "rightarrow",
-    "Rightarrow", "longrightarrow", "Longrightarrow", "circ", "degree", "displaystyle", "textstyle", "mod", "bmod",
-    "pmod", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "arccot", "arcsec", "arccsc",
-    "sinh", "cosh", "tanh", "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh", "ln", "log", "exp", "gcd",
-    "lcm", "max", "min", "floor", "ceil", "det", "lbrace", "rbrace", "lvert", "rvert", "vert", "mid", "colon", "ldots",
-    "cdots", "dots", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr",
-    "limits", "nolimits", "mathrm", "dagger", "prime", "angle", "triangle", "cong", "sim", "equiv", "perp",
-    "parallel", "neg", "land", "lor", "wedge", "vee", "forall", "exists", "implies", "iff", "leftarrow", "mapsto",
-    "sqcup", "uplus", "overrightarrow", "underline", "not", "lceil", "space",
+    "frac",
+    "dfrac",
+    "tfrac",
+    "cfrac",
+    "sqrt",
+    "left",
+    "right",
+    "text",
+    "textbf",
+    "textit",
+    "textrm",
+    "textnormal",
+    "mbox",
+    "hbox",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathbb",
+    "mathcal",
+    "boldsymbol",
+    "operatorname",
+    "boxed",
+    "fbox",
+    "cdot",
+    "times",
+    "div",
+    "pm",
+    "mp",
+    "le",
+    "leq",
+    "leqslant",
+    "ge",
+    "geq",
+    "geqslant",
+    "ne",
+    "neq",
+    "lt",
+    "gt",
+    "approx",
+    "in",
+    "notin",
+    "infty",
+    "infin",
+    "pi",
+    "quad",
+    "qquad",
+    "begin",
+    "end",
+    "cup",
+    "cap",
+    "setminus",
+    "emptyset",
+    "varnothing",
+    "binom",
+    "dbinom",
+    "tbinom",
+    "lfloor",
+    "rfloor",
+    "lceil",
+    "rceil",
+    "langle",
+    "rangle",
+    "overline",
+    "bar",
+    "hat",
+    "vec",
+    "widehat",
+    "tilde",
+    "dot",
+    "sum",
+    "prod",
+    "int",
+    "lim",
+    "to",
+    "rightarrow",
+    "Rightarrow",
+    "longrightarrow",
+    "Longrightarrow",
+    "circ",
+    "degree",
+    "displaystyle",
+    "textstyle",
+    "mod",
+    "bmod",
+    "pmod",
+    "sin",
+    "cos",
+    "tan",
+    "cot",
+    "sec",
+    "csc",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arccot",
+    "arcsec",
+    "arccsc",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arsinh",
+    "arcosh",
+    "artanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "ln",
+    "log",
+    "exp",
+    "gcd",
+    "lcm",
+    "max",
+    "min",
+    "floor",
+    "ceil",
+    "det",
+    "lbrace",
+    "rbrace",
+    "lvert",
+    "rvert",
+    "vert",
+    "mid",
+    "colon",
+    "ldots",
+    "cdots",
+    "dots",
+    "big",
+    "Big",
+    "bigg",
+    "Bigg",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "biggl",
+    "biggr",
+    "Biggl",
+    "Biggr",
+    "limits",
+    "nolimits",
+    "mathrm",
+    "dagger",
+    "prime",
+    "angle",
+    "triangle",
+    "cong",
+    "sim",
+    "equiv",
+    "perp",
+    "parallel",
+    "neg",
+    "land",
+    "lor",
+    "wedge",
+    "vee",
+    "forall",
+    "exists",
+    "implies",
+    "iff",
+    "leftarrow",
+    "mapsto",
+    "sqcup",
+    "uplus",
+    "overrightarrow",
+    "underline",
+    "not",
+    "lceil",
+    "space",
 ];
 
-const TEXT_COMMANDS: &[&str] =
-    &["text", "textbf", "textit", "textrm", "textnormal", "textsf", "texttt", "mbox", "hbox", "textup", "emph"];
+const TEXT_COMMANDS: &[&str] = &[
+    "text",
+    "textbf",
+    "textit",
+    "textrm",
+    "textnormal",
+    "textsf",
+    "texttt",
+    "mbox",
+    "hbox",
+    "textup",
+    "emph",
+];
 
-const SPACING: &[&str] = &["quad", "qquad", "space", "displaystyle", "textstyle", "limits", "nolimits", "hfill"];
-const SIZING: &[&str] =
-    &["left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr", "middle"];
+const SPACING: &[&str] = &[
+    "quad",
+    "qquad",
+    "space",
+    "displaystyle",
+    "textstyle",
+    "limits",
+    "nolimits",
+    "hfill",
+];
+const SIZING: &[&str] = &[
+    "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl",
+    "biggr", "Biggl", "Biggr", "middle",
+];
 
 const UNIT_WORDS: &[&str] = &[
-    "cm", "mm", "km", "meters", "meter", "metres", "metre", "miles", "mile", "inches", "inch", "feet", "foot", "ft",
-    "yards", "yard", "yd", "units", "unit", "degrees", "degree", "deg", "dollars", "dollar", "cents", "cent", "hours",
-    "hour", "hrs", "hr", "minutes", "minute", "min", "mins", "seconds", "second", "sec", "secs", "days", "day", "weeks",
-    "week", "months", "month", "years", "year", "sq", "square", "cubic", "kg", "grams", "gram", "pounds", "pound",
-    "lb", "lbs", "ounces", "ounce", "oz", "liters", "liter", "litres", "litre", "ml", "gallons", "gallon", "mph",
-    "kmh", "yuan", "euros", "euro", "points", "point", "people", "persons", "students", "ways", "times", "items",
-    "coins", "cups", "pieces", "books", "apples", "marbles", "boxes", "tickets", "dogs", "cats", "balls", "cookies",
-    "pages", "rd", "th", "st", "nd", "am", "pm", "m", "s", "h", "cm2", "sqft", "radians", "rad", "steps", "moves",
-    "handshakes", "games", "teams", "members", "children", "adults", "men", "women", "boys", "girls", "chairs",
+    "cm",
+    "mm",
+    "km",
+    "meters",
+    "meter",
+    "metres",
+    "metre",
+    "miles",
+    "mile",
+    "inches",
+    "inch",
+    "feet",
+    "foot",
+    "ft",
+    "yards",
+    "yard",
+    "yd",
+    "units",
+    "unit",
+    "degrees",
+    "degree",
+    "deg",
+    "dollars",
+    "dollar",
+    "cents",
+    "cent",
+    "hours",
+    "hour",
+    "hrs",
+    "hr",
+    "minutes",
+    "minute",
+    "min",
+    "mins",
+    "seconds",
+    "second",
+    "sec",
+    "secs",
+    "days",
+    "day",
+    "weeks",
+    "week",
+    "months",
+    "month",
+    "years",
+    "year",
+    "sq",
+    "square",
+    "cubic",
+    "kg",
+    "grams",
+    "gram",
+    "pounds",
+    "pound",
+    "lb",
+    "lbs",
+    "ounces",
+    "ounce",
+    "oz",
+    "liters",
+    "liter",
+    "litres",
+    "litre",
+    "ml",
+    "gallons",
+    "gallon",
+    "mph",
+    "kmh",
+    "yuan",
+    "euros",
+    "euro",
+    "points",
+    "point",
+    "people",
+    "persons",
+    "students",
+    "ways",
+    "times",
+    "items",
+    "coins",
+    "cups",
+    "pieces",
+    "books",
+    "apples",
+    "marbles",
+    "boxes",
+    "tickets",
+    "dogs",
+    "cats",
+    "balls",
+    "cookies",
+    "pages",
+    "rd",
+    "th",
+    "st",
+    "nd",
+    "am",
+    "pm",
+    "m",
+    "s",
+    "h",
+    "cm2",
+    "sqft",
+    "radians",
+    "rad",
+    "steps",
+    "moves",
+    "handshakes",
+    "games",
+    "teams",
+    "members",
+    "children",
+    "adults",
+    "men",
+    "women",
+    "boys",
+    "girls",
+    "chairs",
 ];
 
 const PERCENT_WORDS: &[&str] = &["percent", "pct", "percentage", "per cent"];
@@ -168,13 +491,23 @@ pub struct Lexer<'a> {
 }
 
 pub fn tokenize(input: &[char]) -> Result<Vec<Token>> {
-    let mut lx = Lexer { chars: input, i: 0, out: Vec::new(), space: false, depth: 0, after_unit: false };
+    let mut lx = Lexer {
+        chars: input,
+        i: 0,
+        out: Vec::new(),
+        space: false,
+        depth: 0,
+        after_unit: false,
+    };
     lx.run()?;
     Ok(lx.out)
 }
 
 fn err<T>(message: impl Into<String>, position: usize) -> Result<T> {
-    Err(Error::Parse { message: message.into(), position })
+    Err(Error::Parse {
+        message: message.into(),
+        position,
+    })
 }
 
 impl Lexer<'_> {
@@ -190,12 +523,19 @@ impl Lexer<'_> {
             Tok::Close(_) => self.depth = self.depth.saturating_sub(1),
             _ => {}
         }
-        self.out.push(Token { tok, pos, space: self.space });
+        self.out.push(Token {
+            tok,
+            pos,
+            space: self.space,
+        });
         self.space = false;
     }
 
     fn prev_is_value(&self) -> bool {
-        matches!(self.out.last().map(|t| &t.tok), Some(Tok::Num(..) | Tok::Close(_) | Tok::Percent))
+        matches!(
+            self.out.last().map(|t| &t.tok),
+            Some(Tok::Num(..) | Tok::Close(_) | Tok::Percent)
+        )
     }
 
     fn prev_is_number(&self) -> bool {
@@ -210,7 +550,8 @@ impl Lexer<'_> {
                 self.space = true;
                 continue;
             }
-            if c.is_ascii_digit() || (c == '.' && self.peek(1).is_some_and(|d| d.is_ascii_digit())) {
+            if c.is_ascii_digit() || (c == '.' && self.peek(1).is_some_and(|d| d.is_ascii_digit()))
+            {
                 self.number()?;
                 continue;
             }
@@ -273,8 +614,12 @@ impl Lexer<'_> {
                         self.push(Tok::Rel(RelOp::Gt), pos)
                     }
                 }
-                '(' | '[' | '{' | '（' => self.push(Tok::Open(if c == '（' { '(' } else { c }), pos),
-                ')' | ']' | '}' | '）' => self.push(Tok::Close(if c == '）' { ')' } else { c }), pos),
+                '(' | '[' | '{' | '（' => {
+                    self.push(Tok::Open(if c == '（' { '(' } else { c }), pos)
+                }
+                ')' | ']' | '}' | '）' => {
+                    self.push(Tok::Close(if c == '）' { ')' } else { c }), pos)
+                }
                 '%' => self.push(Tok::Percent, pos),
                 '，' => self.push(Tok::Op(','), pos),
                 '√' => self.push(Tok::Cmd("sqrt".into()), pos),
@@ -304,7 +649,10 @@ impl Lexer<'_> {
                             digits.push(d2);
                             self.i += 1;
                         }
-                        let n = Number { value: BigRational::from_integer(digits.parse::<BigInt>().unwrap()), decimals: None };
+                        let n = Number {
+                            value: BigRational::from_integer(digits.parse::<BigInt>().unwrap()),
+                            decimals: None,
+                        };
                         self.push(Tok::Num(n, Some(digits)), pos);
                     } else if let Some(g) = greek_char(c) {
                         self.push(Tok::Name(g.into()), pos)
@@ -322,12 +670,18 @@ impl Lexer<'_> {
         if !self.after_unit {
             return false;
         }
-        let rest: String = self.chars[self.i..self.chars.len().min(self.i + 3)].iter().collect();
+        let rest: String = self.chars[self.i..self.chars.len().min(self.i + 3)]
+            .iter()
+            .collect();
         if rest.starts_with(|c: char| c.is_ascii_digit()) {
             self.i += 1;
             return true;
         }
-        if rest.len() == 3 && rest.as_bytes()[0] == b'{' && rest.as_bytes()[1].is_ascii_digit() && rest.as_bytes()[2] == b'}' {
+        if rest.len() == 3
+            && rest.as_bytes()[0] == b'{'
+            && rest.as_bytes()[1].is_ascii_digit()
+            && rest.as_bytes()[2] == b'}'
+        {
             self.i += 3;
             return true;
         }
@@ -348,9 +702,14 @@ impl Lexer<'_> {
     fn thousands_sep(&self) -> Option<usize> {
         let rest = &self.chars[self.i..];
         let seps: &[&str] = if self.depth > 0 {
-            &["{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ "]
+            &[
+                "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " {,}", "{, }", " {, }",
+            ]
         } else {
-            &[",", "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " ", ",\\,"]
+            &[
+                ",", "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " ", ",\\,", " {,}", "{, }",
+                " {, }",
+            ]
         };
         let mut best = None;
         for sep in seps {
@@ -358,7 +717,9 @@ impl Lexer<'_> {
             if rest.len() < n + 3 || !rest[..n].iter().copied().eq(sep.chars()) {
                 continue;
             }
-            if rest[n..n + 3].iter().all(|c| c.is_ascii_digit()) && !rest.get(n + 3).is_some_and(|c| c.is_ascii_digit()) {
+            if rest[n..n + 3].iter().all(|c| c.is_ascii_digit())
+                && !rest.get(n + 3).is_some_and(|c| c.is_ascii_digit())
+            {
                 best = Some(best.map_or(n, |b: usize| b.max(n)));
             }
         }
@@ -400,9 +761,15 @@ impl Lexer<'_> {
                 }
             }
         }
-        let int_digits = if int.is_empty() { "0".to_string() } else { int.clone() };
+        let int_digits = if int.is_empty() {
+            "0".to_string()
+        } else {
+            int.clone()
+        };
         let frac_digits = frac.clone().unwrap_or_default();
-        let mantissa: BigInt = format!("{int_digits}{frac_digits}").parse().unwrap_or_default();
+        let mantissa: BigInt = format!("{int_digits}{frac_digits}")
+            .parse()
+            .unwrap_or_default();
         let scale = frac_digits.len() as i64 - exp;
         let ten = BigInt::from(10u32);
         let value = if scale >= 0 {
@@ -411,8 +778,16 @@ impl Lexer<'_> {
             BigRational::from_integer(mantissa * ten.pow((-scale) as u32))
         };
         let decimals = frac.as_ref().map(|_| scale.max(0) as u32);
-        let raw = if frac.is_none() && exp == 0 && !grouped && !int.is_empty() { Some(int) } else { None };
-        let value = if value.is_zero() { BigRational::zero() } else { value };
+        let raw = if frac.is_none() && exp == 0 && !grouped && !int.is_empty() {
+            Some(int)
+        } else {
+            None
+        };
+        let value = if value.is_zero() {
+            BigRational::zero()
+        } else {
+            value
+        };
         self.push(Tok::Num(Number { value, decimals }, raw), pos);
         Ok(())
     }
@@ -469,8 +844,15 @@ impl Lexer<'_> {
         };
         if c == '\\' {
             // `\\frac` in double-escaped text is `\frac`; otherwise `\\` is a row separator.
-            let name: String = self.chars[self.i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).collect();
-            if !name.is_empty() && KNOWN_COMMANDS.iter().any(|k| *k == name || (name.starts_with(k) && k.len() > 2)) {
+            let name: String = self.chars[self.i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect();
+            if !name.is_empty()
+                && KNOWN_COMMANDS
+                    .iter()
+                    .any(|k| *k == name || (name.starts_with(k) && k.len() > 2))
+            {
                 return Ok(()); // the next round lexes `\name`
             }
             self.i += 1;
@@ -504,9 +886,16 @@ impl Lexer<'_> {
             self.i += 1;
         }
         let mut name: String = self.chars[start..self.i].iter().collect();
-        if !KNOWN_COMMANDS.contains(&name.as_str()) && !GREEK.contains(&name.as_str()) && !TEXT_COMMANDS.contains(&name.as_str()) {
+        if !KNOWN_COMMANDS.contains(&name.as_str())
+            && !GREEK.contains(&name.as_str())
+            && !TEXT_COMMANDS.contains(&name.as_str())
+        {
             // `\quadx`, `\pix`: split off the longest known command prefix.
-            let known = KNOWN_COMMANDS.iter().chain(GREEK.iter()).filter(|k| name.starts_with(**k) && k.len() >= 2).max_by_key(|k| k.len());
+            let known = KNOWN_COMMANDS
+                .iter()
+                .chain(GREEK.iter())
+                .filter(|k| name.starts_with(**k) && k.len() >= 2)
+                .max_by_key(|k| k.len());
             if let Some(k) = known {
                 self.i = start + k.len();
                 name = k.to_string();
@@ -624,7 +1013,8 @@ impl Lexer<'_> {
             }
             return Ok(());
         }
-        if lower == "and" || lower == "or" || lower == ", and" || lower == ", or" || lower == "or," {
+        if lower == "and" || lower == "or" || lower == ", and" || lower == ", or" || lower == "or,"
+        {
             self.push(Tok::Word, pos);
             return Ok(());
         }
@@ -632,7 +1022,9 @@ impl Lexer<'_> {
             self.push(Tok::Percent, pos);
             return Ok(());
         }
-        let looks_numeric = trimmed.chars().all(|c| c.is_ascii_digit() || ".,-+/ ".contains(c));
+        let looks_numeric = trimmed
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".,-+/ ".contains(c));
         if looks_numeric && trimmed.chars().any(|c| c.is_ascii_digit()) {
             // `\text{13}` is the number 13: lex the content in place.
             let inner: Vec<char> = trimmed.chars().collect();
@@ -645,8 +1037,16 @@ impl Lexer<'_> {
         }
         // A unit after a number (`5\text{ cm}`, `\mbox{ cm}^2`), or units words of any kind.
         if self.prev_is_value() || self.after_unit {
-            let words: Vec<&str> = trimmed.split(|c: char| c.is_whitespace() || c == '-').filter(|w| !w.is_empty()).collect();
-            if !words.is_empty() && words.len() <= 3 && words.iter().all(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '.')) {
+            let words: Vec<&str> = trimmed
+                .split(|c: char| c.is_whitespace() || c == '-')
+                .filter(|w| !w.is_empty())
+                .collect();
+            if !words.is_empty()
+                && words.len() <= 3
+                && words
+                    .iter()
+                    .all(|w| w.chars().all(|c| c.is_ascii_alphabetic() || c == '.'))
+            {
                 self.space = true;
                 self.after_unit = true;
                 return Ok(());

@@ -24,7 +24,11 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { max_chars: 20_000, max_nodes: 5_000, max_depth: 100 }
+        ParseOptions {
+            max_chars: 20_000,
+            max_nodes: 5_000,
+            max_depth: 100,
+        }
     }
 }
 
@@ -32,16 +36,25 @@ impl Default for ParseOptions {
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() > opts.max_chars {
-        return Err(Error::Parse { message: format!("input longer than {} characters", opts.max_chars), position: opts.max_chars });
+        return Err(Error::Parse {
+            message: format!("input longer than {} characters", opts.max_chars),
+            position: opts.max_chars,
+        });
     }
     let toks = lexer::tokenize(&chars)?;
     if toks.len() > opts.max_nodes {
-        return Err(Error::Parse { message: "expression too large".into(), position: 0 });
+        return Err(Error::Parse {
+            message: "expression too large".into(),
+            position: 0,
+        });
     }
     let mut p = parser::Parser::new(toks, chars.len(), opts.max_depth);
     let e = p.parse_top()?;
     if e.size() > opts.max_nodes {
-        return Err(Error::Parse { message: "expression too large".into(), position: 0 });
+        return Err(Error::Parse {
+            message: "expression too large".into(),
+            position: 0,
+        });
     }
     Ok(e)
 }
@@ -70,7 +83,10 @@ pub fn answer_text(text: &str) -> String {
             run_start = k;
         }
     }
-    let parts: Vec<&str> = boxes[run_start..].iter().map(|&(_, _, a, b)| text[a..b].trim()).collect();
+    let parts: Vec<&str> = boxes[run_start..]
+        .iter()
+        .map(|&(_, _, a, b)| text[a..b].trim())
+        .collect();
     parts.join(", ")
 }
 
@@ -97,7 +113,10 @@ fn joins(between: &str) -> bool {
     if lower.contains(',') || lower.contains(';') {
         return true;
     }
-    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
     words.is_empty() || words.iter().any(|w| *w == "and" || *w == "or")
 }
 
@@ -143,11 +162,12 @@ fn find_boxes(text: &str) -> Vec<(usize, usize, usize, usize)> {
                         }
                         k += 1;
                     }
-                    if let Some(end) = end {
-                        out.push((i, end + 1, j + 1, end));
-                        i = end + 1;
-                        continue;
-                    }
+                    // An unclosed box runs to the end of the text.
+                    let end = end.unwrap_or(bytes.len().max(j + 1));
+                    let content_end = end.min(bytes.len());
+                    out.push((i, (end + 1).min(bytes.len()), j + 1, content_end));
+                    i = end + 1;
+                    continue;
                 }
             }
         }
@@ -163,7 +183,9 @@ mod tests {
     use super::*;
 
     fn p(s: &str) -> String {
-        parse(s, &ParseOptions::default()).map(|e| e.to_string()).unwrap_or_else(|e| format!("ERR {e}"))
+        parse(s, &ParseOptions::default())
+            .map(|e| e.to_string())
+            .unwrap_or_else(|e| format!("ERR {e}"))
     }
 
     #[test]
@@ -210,14 +232,32 @@ mod tests {
         assert_eq!(p("[0,1)"), "Interval(0, 1, False, True)");
         assert_eq!(p("(1,2)"), "Tuple(1, 2)");
         assert_eq!(p("\\{1,2\\}"), "FiniteSet(1, 2)");
-        assert_eq!(p("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"), "Matrix([[1, 2], [3, 4]])");
-        assert_eq!(p("x \\in [-2,7]"), "Contains(x, Interval((-2), 7, False, False))");
+        assert_eq!(
+            p("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"),
+            "Matrix([[1, 2], [3, 4]])"
+        );
+        assert_eq!(
+            p("x \\in [-2,7]"),
+            "Contains(x, Interval((-2), 7, False, False))"
+        );
         assert_eq!(p("1 \\pm \\sqrt{19}"), "(1 + PlusMinus(sqrt(19)))");
     }
 
     #[test]
     fn bad_input_is_rejected_with_a_position() {
-        for bad in ["(", ")", "\\frac{}{2}", "\\sqrt", "!", "a\\%", "()", "\\sin^x", "\\lfloor a \\rceil", "-", "@"] {
+        for bad in [
+            "(",
+            ")",
+            "\\frac{}{2}",
+            "\\sqrt",
+            "!",
+            "a\\%",
+            "()",
+            "\\sin^x",
+            "\\lfloor a \\rceil",
+            "-",
+            "@",
+        ] {
             assert!(p(bad).starts_with("ERR"), "{bad} parsed as {}", p(bad));
         }
         match parse("1 + @", &ParseOptions::default()) {
@@ -237,6 +277,9 @@ mod tests {
         assert_eq!(answer_text("\\boxed{1} papers and \\boxed{2} bins"), "1, 2");
         assert_eq!(answer_text("\\boxed{1} no no no \\boxed{2}"), "2");
         assert_eq!(answer_text("\\boxed{1}\\boxed{2}"), "1, 2");
-        assert_eq!(answer_text("so $x = \\boxed{\\frac{1}{2}}$."), "\\frac{1}{2}");
+        assert_eq!(
+            answer_text("so $x = \\boxed{\\frac{1}{2}}$."),
+            "\\frac{1}{2}"
+        );
     }
 }

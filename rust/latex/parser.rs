@@ -64,12 +64,24 @@ fn func_by_name(name: &str) -> Option<Func> {
 }
 
 fn perr<T>(message: impl Into<String>, position: usize) -> Result<T> {
-    Err(Error::Parse { message: message.into(), position })
+    Err(Error::Parse {
+        message: message.into(),
+        position,
+    })
 }
 
 impl Parser {
     pub fn new(toks: Vec<Token>, end_pos: usize, max_depth: usize) -> Self {
-        Parser { toks, i: 0, end_pos, depth: 0, max_depth, abs_depth: 0, in_integral: false, backtracks: 0 }
+        Parser {
+            toks,
+            i: 0,
+            end_pos,
+            depth: 0,
+            max_depth,
+            abs_depth: 0,
+            in_integral: false,
+            backtracks: 0,
+        }
     }
 
     fn peek(&self) -> Option<&Tok> {
@@ -120,18 +132,26 @@ impl Parser {
         }
         let e = self.parse_list()?;
         // Sentence punctuation after the answer.
-        while matches!(self.peek(), Some(Tok::Op('.') | Tok::Op(',') | Tok::Op(';'))) {
+        while matches!(
+            self.peek(),
+            Some(Tok::Op('.') | Tok::Op(',') | Tok::Op(';'))
+        ) {
             self.i += 1;
         }
         if self.i < self.toks.len() {
-            return perr(format!("unexpected {}", describe(&self.toks[self.i].tok)), self.pos());
+            return perr(
+                format!("unexpected {}", describe(&self.toks[self.i].tok)),
+                self.pos(),
+            );
         }
         Ok(e)
     }
 
     fn list_end(&self) -> bool {
-        matches!(self.peek(), None | Some(Tok::Close(_) | Tok::SetClose | Tok::RowSep | Tok::Op('&')))
-            || matches!(self.peek(), Some(Tok::Cmd(c)) if c == "end")
+        matches!(
+            self.peek(),
+            None | Some(Tok::Close(_) | Tok::SetClose | Tok::RowSep | Tok::Op('&'))
+        ) || matches!(self.peek(), Some(Tok::Cmd(c)) if c == "end")
     }
 
     fn parse_list(&mut self) -> Result<Expr> {
@@ -176,9 +196,19 @@ impl Parser {
         }
         let mut exprs: Vec<Expr> = groups
             .into_iter()
-            .map(|mut g| if g.len() == 1 { g.pop().unwrap() } else { Expr::List(ListKind::Comma, g) })
+            .map(|mut g| {
+                if g.len() == 1 {
+                    g.pop().unwrap()
+                } else {
+                    Expr::List(ListKind::Comma, g)
+                }
+            })
             .collect();
-        Ok(if exprs.len() == 1 { exprs.pop().unwrap() } else { Expr::List(ListKind::Group, exprs) })
+        Ok(if exprs.len() == 1 {
+            exprs.pop().unwrap()
+        } else {
+            Expr::List(ListKind::Group, exprs)
+        })
     }
 
     fn parse_relation(&mut self) -> Result<Expr> {
@@ -206,7 +236,11 @@ impl Parser {
                 _ => break,
             }
         }
-        Ok(if ops.is_empty() { operands.pop().unwrap() } else { Expr::Relation(operands, ops) })
+        Ok(if ops.is_empty() {
+            operands.pop().unwrap()
+        } else {
+            Expr::Relation(operands, ops)
+        })
     }
 
     fn parse_setexpr(&mut self) -> Result<Expr> {
@@ -234,7 +268,11 @@ impl Parser {
                 _ => break,
             }
         }
-        Ok(if unions.len() == 1 { unions.pop().unwrap() } else { Expr::Union(unions) })
+        Ok(if unions.len() == 1 {
+            unions.pop().unwrap()
+        } else {
+            Expr::Union(unions)
+        })
     }
 
     fn parse_ratio(&mut self) -> Result<Expr> {
@@ -244,7 +282,11 @@ impl Parser {
             self.i += 1;
             parts.push(self.parse_additive()?);
         }
-        Ok(if parts.len() == 1 { parts.pop().unwrap() } else { Expr::Ratio(parts) })
+        Ok(if parts.len() == 1 {
+            parts.pop().unwrap()
+        } else {
+            Expr::Ratio(parts)
+        })
     }
 
     fn parse_additive(&mut self) -> Result<Expr> {
@@ -270,7 +312,11 @@ impl Parser {
             }
         }
         self.depth -= 1;
-        Ok(if terms.len() == 1 { terms.pop().unwrap() } else { Expr::Add(terms) })
+        Ok(if terms.len() == 1 {
+            terms.pop().unwrap()
+        } else {
+            Expr::Add(terms)
+        })
     }
 
     /// Can the current token start an operand of an implicit product?
@@ -283,15 +329,49 @@ impl Parser {
             Some(Tok::Op('|')) => self.abs_depth == 0,
             Some(Tok::Cmd(c)) => {
                 let c = c.as_str();
-                if in_function_arg && (func_by_name(c).is_some() || matches!(c, "sum" | "prod" | "int" | "lim")) {
+                if in_function_arg
+                    && (func_by_name(c).is_some() || matches!(c, "sum" | "prod" | "int" | "lim"))
+                {
                     return false;
                 }
                 !matches!(
                     c,
-                    "cup" | "cap" | "setminus" | "in" | "notin" | "to" | "rightarrow" | "Rightarrow" | "longrightarrow"
-                        | "Longrightarrow" | "mod" | "bmod" | "end" | "dots" | "rfloor" | "rceil" | "rangle" | "sqcup"
-                        | "uplus" | "implies" | "iff" | "mapsto" | "forall" | "exists" | "land" | "lor" | "wedge"
-                        | "vee" | "neg" | "not" | "cong" | "sim" | "equiv" | "perp" | "parallel" | "pmod"
+                    "cup"
+                        | "cap"
+                        | "setminus"
+                        | "in"
+                        | "notin"
+                        | "to"
+                        | "rightarrow"
+                        | "Rightarrow"
+                        | "longrightarrow"
+                        | "Longrightarrow"
+                        | "mod"
+                        | "bmod"
+                        | "end"
+                        | "dots"
+                        | "rfloor"
+                        | "rceil"
+                        | "rangle"
+                        | "sqcup"
+                        | "uplus"
+                        | "implies"
+                        | "iff"
+                        | "mapsto"
+                        | "forall"
+                        | "exists"
+                        | "land"
+                        | "lor"
+                        | "wedge"
+                        | "vee"
+                        | "neg"
+                        | "not"
+                        | "cong"
+                        | "sim"
+                        | "equiv"
+                        | "perp"
+                        | "parallel"
+                        | "pmod"
                 )
             }
             _ => false,
@@ -383,7 +463,11 @@ impl Parser {
     /// integer literals). Anything else is an implicit product.
     fn try_mixed_number(&mut self, acc: &Expr) -> Result<Option<Expr>> {
         let (whole, negative) = match acc {
-            Expr::Num(n) if n.decimals.is_none() && n.value.is_integer() && !n.value.is_negative() => (n.clone(), false),
+            Expr::Num(n)
+                if n.decimals.is_none() && n.value.is_integer() && !n.value.is_negative() =>
+            {
+                (n.clone(), false)
+            }
             Expr::Neg(inner) => match inner.as_ref() {
                 Expr::Num(n) if n.decimals.is_none() && n.value.is_integer() => (n.clone(), true),
                 _ => return Ok(None),
@@ -411,13 +495,23 @@ impl Parser {
             _ => None,
         };
         if let Some((Expr::Num(p), Expr::Num(q))) = &frac {
-            let proper = p.decimals.is_none() && q.decimals.is_none() && p.value.is_integer() && q.value.is_integer();
+            let proper = p.decimals.is_none()
+                && q.decimals.is_none()
+                && p.value.is_integer()
+                && q.value.is_integer();
             if proper && p.value.is_positive() && p.value < q.value {
                 let sum = Expr::Add(vec![
                     Expr::Num(whole),
-                    Expr::Div(Box::new(Expr::Num(p.clone())), Box::new(Expr::Num(q.clone()))),
+                    Expr::Div(
+                        Box::new(Expr::Num(p.clone())),
+                        Box::new(Expr::Num(q.clone())),
+                    ),
                 ]);
-                return Ok(Some(if negative { Expr::Neg(Box::new(sum)) } else { sum }));
+                return Ok(Some(if negative {
+                    Expr::Neg(Box::new(sum))
+                } else {
+                    sum
+                }));
             }
         }
         self.i = save;
@@ -468,7 +562,10 @@ impl Parser {
                 Some(Tok::Percent) => {
                     let ok = e.is_number_literal() || matches!(e, Expr::Const(Constant::Infinity));
                     if !ok {
-                        return perr("percent sign after something that is not a number", self.pos());
+                        return perr(
+                            "percent sign after something that is not a number",
+                            self.pos(),
+                        );
                     }
                     self.i += 1;
                     e = Expr::Percent(Box::new(e));
@@ -528,7 +625,10 @@ impl Parser {
                 let pos = self.pos();
                 self.toks[self.i] = Token {
                     tok: Tok::Num(
-                        Number { value: num_rational::BigRational::from_integer(rest_n), decimals: None },
+                        Number {
+                            value: num_rational::BigRational::from_integer(rest_n),
+                            decimals: None,
+                        },
                         Some(rest.to_string()),
                     ),
                     pos: pos + 1,
@@ -536,7 +636,9 @@ impl Parser {
                 };
                 Ok(Expr::num(first.parse().unwrap_or(0)))
             }
-            Some(Tok::Num(..) | Tok::Letter(_) | Tok::Name(_) | Tok::Cmd(_)) => self.parse_primary(),
+            Some(Tok::Num(..) | Tok::Letter(_) | Tok::Name(_) | Tok::Cmd(_)) => {
+                self.parse_primary()
+            }
             _ => perr("missing argument", self.pos()),
         }
     }
@@ -570,7 +672,10 @@ impl Parser {
                     // `204_5`: a numeral in another base, kept literal.
                     self.i += 1;
                     let base = self.parse_script_arg()?;
-                    Expr::Based(raw.unwrap_or_else(|| Expr::Num(n.clone()).to_string()), base.to_string())
+                    Expr::Based(
+                        raw.unwrap_or_else(|| Expr::Num(n.clone()).to_string()),
+                        base.to_string(),
+                    )
                 } else {
                     Expr::Num(n)
                 }
@@ -625,7 +730,9 @@ impl Parser {
             }
         }
         let sym = self.parse_subscripted(c.to_string())?;
-        let Expr::Sym(name, sub) = sym else { unreachable!() };
+        let Expr::Sym(name, sub) = sym else {
+            unreachable!()
+        };
         if sub.is_none() && name.len() == 1 {
             match c {
                 'e' => return Ok(Expr::Const(Constant::E)),
@@ -634,7 +741,8 @@ impl Parser {
             }
         }
         let base = name.trim_end_matches('\'');
-        let is_fn_letter = base.len() == 1 && FUNCTION_LETTERS.contains(&base.chars().next().unwrap());
+        let is_fn_letter =
+            base.len() == 1 && FUNCTION_LETTERS.contains(&base.chars().next().unwrap());
         if is_fn_letter && self.peek() == Some(&Tok::Open('(')) && !self.space_before() {
             let full = super::ast::symbol_key(&name, sub.as_deref());
             let args = self.paren_args()?;
@@ -759,7 +867,13 @@ impl Parser {
                         return perr("derivative without an operand", self.pos());
                     }
                     let body = self.parse_power()?;
-                    return Ok(Expr::Big(BigOp::Derivative, Box::new(body), var, None, None));
+                    return Ok(Expr::Big(
+                        BigOp::Derivative,
+                        Box::new(body),
+                        var,
+                        None,
+                        None,
+                    ));
                 }
                 Expr::Div(Box::new(a), Box::new(b))
             }
@@ -782,7 +896,8 @@ impl Parser {
             "infty" => Expr::Const(Constant::Infinity),
             "emptyset" => Expr::EmptySet,
             "boxed" | "fbox" => self.parse_group()?,
-            "mathrm" | "mathit" | "mathbf" | "mathsf" | "mathbb" | "mathcal" | "boldsymbol" | "mathnormal" => {
+            "mathrm" | "mathit" | "mathbf" | "mathsf" | "mathbb" | "mathcal" | "boldsymbol"
+            | "mathnormal" => {
                 let g = self.parse_group()?;
                 match g {
                     Expr::Const(Constant::E) | Expr::Const(Constant::I) => g,
@@ -800,10 +915,14 @@ impl Parser {
                 }
                 Expr::Sym(word, None)
             }
-            "overline" | "bar" | "hat" | "vec" | "widehat" | "tilde" | "dot" | "underline" | "overrightarrow" => {
+            "overline" | "bar" | "hat" | "vec" | "widehat" | "tilde" | "dot" | "underline"
+            | "overrightarrow" => {
                 let inner = self.parse_macro_arg()?;
                 let prefix = if name == "overline" { "bar" } else { name };
-                let label = format!("{prefix}{{{}}}", inner.to_string().trim_matches(|c| c == '(' || c == ')'));
+                let label = format!(
+                    "{prefix}{{{}}}",
+                    inner.to_string().trim_matches(|c| c == '(' || c == ')')
+                );
                 self.parse_subscripted(label)?
             }
             "lfloor" | "lceil" => {
@@ -813,7 +932,14 @@ impl Parser {
                     return perr(format!("expected \\{close}"), self.pos());
                 }
                 self.i += 1;
-                Expr::Func(if name == "lfloor" { Func::Floor } else { Func::Ceil }, vec![inner])
+                Expr::Func(
+                    if name == "lfloor" {
+                        Func::Floor
+                    } else {
+                        Func::Ceil
+                    },
+                    vec![inner],
+                )
             }
             "langle" => {
                 let inner = self.parse_list()?;
@@ -843,13 +969,35 @@ impl Parser {
                     return perr("expected an upper bound", pos);
                 };
                 let body = self.parse_product(false)?;
-                let op = if name == "sum" { BigOp::Sum } else { BigOp::Product };
-                Expr::Big(op, Box::new(body), var, Some(Box::new(lo)), Some(Box::new(hi)))
+                let op = if name == "sum" {
+                    BigOp::Sum
+                } else {
+                    BigOp::Product
+                };
+                Expr::Big(
+                    op,
+                    Box::new(body),
+                    var,
+                    Some(Box::new(lo)),
+                    Some(Box::new(hi)),
+                )
             }
             "int" => self.integral(pos)?,
             "lim" => self.limit(pos)?,
             _ => {
-                if matches!(name, "end" | "right" | "to" | "rightarrow" | "cup" | "cap" | "in" | "rfloor" | "rceil" | "rangle") {
+                if matches!(
+                    name,
+                    "end"
+                        | "right"
+                        | "to"
+                        | "rightarrow"
+                        | "cup"
+                        | "cap"
+                        | "in"
+                        | "rfloor"
+                        | "rceil"
+                        | "rangle"
+                ) {
                     return perr(format!("unexpected \\{name}"), pos);
                 }
                 // Unknown commands are opaque symbols (compared by name only).
@@ -891,7 +1039,9 @@ impl Parser {
                 _ => break,
             };
             self.i += 1;
-            let v = if self.peek() == Some(&Tok::Open('{')) && self.peek_at(1) == Some(&Tok::Close('}')) {
+            let v = if self.peek() == Some(&Tok::Open('{'))
+                && self.peek_at(1) == Some(&Tok::Close('}'))
+            {
                 self.i += 2;
                 None
             } else {
@@ -947,7 +1097,11 @@ impl Parser {
             _ => return perr("expected the limit variable", self.pos()),
         };
         match self.bump() {
-            Some(Tok::Cmd(c)) if matches!(c.as_str(), "to" | "rightarrow" | "Rightarrow" | "longrightarrow" | "Longrightarrow") => {}
+            Some(Tok::Cmd(c))
+                if matches!(
+                    c.as_str(),
+                    "to" | "rightarrow" | "Rightarrow" | "longrightarrow" | "Longrightarrow"
+                ) => {}
             _ => return perr("expected \\to", self.pos()),
         }
         // `3^{+}` / `3^-` give the direction: cut them out before parsing the target.
@@ -965,7 +1119,11 @@ impl Parser {
         }
         let window: Vec<&Tok> = self.toks[self.i..k].iter().map(|t| &t.tok).collect();
         let n = window.len();
-        let cut = if n >= 4 && *window[n - 4] == Tok::Op('^') && *window[n - 3] == Tok::Open('{') && *window[n - 1] == Tok::Close('}') {
+        let cut = if n >= 4
+            && *window[n - 4] == Tok::Op('^')
+            && *window[n - 3] == Tok::Open('{')
+            && *window[n - 1] == Tok::Close('}')
+        {
             Some((4, window[n - 2].clone()))
         } else if n >= 2 && *window[n - 2] == Tok::Op('^') {
             Some((2, window[n - 1].clone()))
@@ -984,12 +1142,27 @@ impl Parser {
             return perr("limit without a body", self.pos());
         }
         let body = self.parse_product(false)?;
-        Ok(Expr::Big(BigOp::Limit, Box::new(body), var, Some(Box::new(target)), Some(Box::new(Expr::num(dir)))))
+        Ok(Expr::Big(
+            BigOp::Limit,
+            Box::new(body),
+            var,
+            Some(Box::new(target)),
+            Some(Box::new(Expr::num(dir))),
+        ))
     }
 
     fn environment(&mut self, pos: usize) -> Result<Expr> {
         let env = self.raw_word()?;
-        let matrix_envs = ["pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "matrix", "smallmatrix", "array"];
+        let matrix_envs = [
+            "pmatrix",
+            "bmatrix",
+            "Bmatrix",
+            "vmatrix",
+            "Vmatrix",
+            "matrix",
+            "smallmatrix",
+            "array",
+        ];
         if !matrix_envs.contains(&env.as_str()) {
             return perr(format!("unsupported environment {env}"), pos);
         }
@@ -1008,7 +1181,10 @@ impl Parser {
                     self.i += 1;
                     let end = self.raw_word()?;
                     if end != env {
-                        return perr(format!("\\begin{{{env}}} ended by \\end{{{end}}}"), self.pos());
+                        return perr(
+                            format!("\\begin{{{env}}} ended by \\end{{{end}}}"),
+                            self.pos(),
+                        );
                     }
                     break;
                 }
@@ -1039,7 +1215,11 @@ impl Parser {
             return perr("matrix rows of different lengths", pos);
         }
         let m = Expr::Matrix(rows);
-        Ok(if env == "vmatrix" { Expr::Func(Func::Det, vec![m]) } else { m })
+        Ok(if env == "vmatrix" {
+            Expr::Func(Func::Det, vec![m])
+        } else {
+            m
+        })
     }
 
     /// `( ... )`, `[ ... ]`, `{ ... }` (and `(a, b]` style intervals).
@@ -1069,7 +1249,11 @@ impl Parser {
         };
         let items = match inner {
             Expr::List(ListKind::Comma, items) => items,
-            Expr::List(ListKind::Group, groups) if groups.iter().all(|g| !matches!(g, Expr::List(..))) => groups,
+            Expr::List(ListKind::Group, groups)
+                if groups.iter().all(|g| !matches!(g, Expr::List(..))) =>
+            {
+                groups
+            }
             e => {
                 if open == '(' && close != ')' {
                     return perr("mismatched brackets", pos);
@@ -1080,7 +1264,12 @@ impl Parser {
         if items.len() == 2 && (open == '[' || close == ']') {
             let mut it = items.into_iter();
             let (a, b) = (it.next().unwrap(), it.next().unwrap());
-            return Ok(Expr::Interval(Box::new(a), Box::new(b), open == '[', close == ']'));
+            return Ok(Expr::Interval(
+                Box::new(a),
+                Box::new(b),
+                open == '[',
+                close == ']',
+            ));
         }
         Ok(Expr::Tuple(items))
     }
@@ -1106,10 +1295,12 @@ fn derivative_var(num: &Expr, den: &Expr) -> Option<String> {
         return None;
     }
     match den {
-        Expr::Mul(v) if v.len() == 2 && matches!(&v[0], Expr::Sym(n, None) if n == "d") => match &v[1] {
-            Expr::Sym(x, None) => Some(x.clone()),
-            _ => None,
-        },
+        Expr::Mul(v) if v.len() == 2 && matches!(&v[0], Expr::Sym(n, None) if n == "d") => {
+            match &v[1] {
+                Expr::Sym(x, None) => Some(x.clone()),
+                _ => None,
+            }
+        }
         Expr::Differential(x) => Some(x.clone()),
         _ => None,
     }
@@ -1136,7 +1327,12 @@ fn strip_differential(e: Expr, var: &mut Option<String>) -> Expr {
                 _ => Expr::Mul(kept),
             }
         }
-        Expr::Add(items) => Expr::Add(items.into_iter().map(|x| strip_differential(x, var)).collect()),
+        Expr::Add(items) => Expr::Add(
+            items
+                .into_iter()
+                .map(|x| strip_differential(x, var))
+                .collect(),
+        ),
         Expr::Div(a, b) => Expr::Div(Box::new(strip_differential(*a, var)), b),
         Expr::Neg(a) => Expr::Neg(Box::new(strip_differential(*a, var))),
         other => other,
