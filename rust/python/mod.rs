@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod answer;
 mod errors;
+mod latex;
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     errors::register(m)?;
     answer::register(m)?;
+    latex::register(m)?;
     Ok(())
 }
