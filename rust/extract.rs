@@ -1,1 +1,251 @@
-//! Final-answer extraction (fixed mode). See docs/policies.md.
+//! Final-answer extraction of the fixed mode (docs/policies.md, "Extraction").
+//!
+//! Priority: an anchor phrase ("The answer is", "final answer is", "Answer:", "####", and the
+//! configured patterns) takes the answer that follows it, up to the end of its sentence; the
+//! last anchor whose answer is real wins, so a later "The answer is correct because ..." does
+//! not replace it. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
+//! `\(..\)`, `\[..\]`); else the last number. A hyphen is never a number.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::number::{matching_brace, scan_numbers};
+
+/// How the answer was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtractedBy {
+    Anchor,
+    Boxed,
+    MathSpan,
+    LastNumber,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    pub answer: String,
+    pub by: ExtractedBy,
+}
+
+fn anchor_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)(?:the\s+)?final\s+answer\s*(?:is|:)|(?:the\s+)?(?:correct\s+)?answer\s+is|\banswer\s*:|####")
+            .expect("static regex")
+    })
+}
+
+/// Words that, right after an anchor, show the sentence is about the answer, not the answer.
+const NOT_AN_ANSWER: &[&str] = &[
+    "correct", "incorrect", "wrong", "right", "indeed", "clearly", "because", "that", "shown", "given", "above", "below",
+    "not", "as", "therefore", "thus", "obtained", "found", "calculated", "verified", "confirmed",
+];
+
+/// Extract the final answer from a response.
+pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
+    let mut anchors: Vec<usize> = anchor_regex().find_iter(text).map(|m| m.end()).collect();
+    for p in patterns {
+        if !p.is_empty() {
+            anchors.extend(text.match_indices(p.as_str()).map(|(i, m)| i + m.len()));
+        }
+    }
+    anchors.sort_unstable();
+    anchors.dedup();
+    for &pos in anchors.iter().rev() {
+        if let Some(a) = answer_after_anchor(text, pos) {
+            return Some(Extracted { answer: a, by: ExtractedBy::Anchor });
+        }
+    }
+    if let Some(b) = last_box(text) {
+        return Some(Extracted { answer: b, by: ExtractedBy::Boxed });
+    }
+    if let Some(m) = last_math_span(text) {
+        return Some(Extracted { answer: m, by: ExtractedBy::MathSpan });
+    }
+    scan_numbers(text).pop().map(|f| Extracted { answer: text[f.start..f.end].to_string(), by: ExtractedBy::LastNumber })
+}
+
+/// The answer right after an anchor ending at `pos`, or `None` if none follows.
+fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
+    let rest = text[pos..].trim_start_matches([' ', '\t', ':', '*', '\u{a0}']);
+    let rest = rest.trim_start_matches(['\n', ' ', '\t', ':', '*']);
+    if rest.is_empty() {
+        return None;
+    }
+    // A math span or box right after the anchor is the answer, whatever follows it.
+    if let Some(b) = box_at(rest, 0) {
+        return non_empty(b.0);
+    }
+    if let Some((content, _)) = math_span_at(rest, 0) {
+        let inner = content.trim();
+        if let Some(b) = whole_box(inner) {
+            return non_empty(b);
+        }
+        return non_empty(inner.to_string());
+    }
+    let first_word: String = rest.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
+    if NOT_AN_ANSWER.contains(&first_word.as_str()) {
+        return None;
+    }
+    // Up to the end of the line, then of the sentence ('.' not inside a number).
+    let line = rest.split('\n').next().unwrap_or("");
+    let b = line.as_bytes();
+    let mut end = line.len();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'.' {
+            let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
+            if !next_digit && (i + 1 == b.len() || b[i + 1] == b' ') {
+                end = i;
+                break;
+            }
+        }
+    }
+    let mut ans = line[..end].trim().trim_end_matches(['*', '.', ' ']).trim();
+    // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
+    if text[..pos].ends_with("####") && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
+        return None;
+    }
+    if let Some(b) = whole_box(ans) {
+        return non_empty(b);
+    }
+    ans = ans.trim_end_matches(',');
+    non_empty(ans.to_string())
+}
+
+fn non_empty(s: String) -> Option<String> {
+    let t = s.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+fn whole_box(s: &str) -> Option<String> {
+    let (content, end) = box_at(s, 0)?;
+    (end == s.len()).then_some(content)
+}
+
+/// `\boxed{..}`, `\fbox{..}` or `\boxed 5` at byte `i`: (content, end).
+fn box_at(s: &str, i: usize) -> Option<(String, usize)> {
+    let r = &s[i..];
+    let mac_len = if r.starts_with("\\boxed") {
+        6
+    } else if r.starts_with("\\fbox") {
+        5
+    } else {
+        return None;
+    };
+    let after = i + mac_len;
+    let t = &s[after..];
+    let ws = t.len() - t.trim_start().len();
+    let open = after + ws;
+    if s.as_bytes().get(open) == Some(&b'{') {
+        let close = matching_brace(s, open)?;
+        return Some((s[open + 1..close].trim().to_string(), close + 1));
+    }
+    if ws > 0 {
+        // `\boxed 5`: one token
+        let tok_end = open + s[open..].find(|c: char| c.is_whitespace() || c == '$').unwrap_or(s.len() - open);
+        if tok_end > open {
+            return Some((s[open..tok_end].to_string(), tok_end));
+        }
+    }
+    None
+}
+
+fn last_box(text: &str) -> Option<String> {
+    let mut last = None;
+    let mut i = 0;
+    while let Some(off) = text[i..].find(['\\']) {
+        let at = i + off;
+        if let Some((c, end)) = box_at(text, at) {
+            last = Some(c);
+            i = end;
+        } else {
+            i = at + 1;
+        }
+    }
+    last
+}
+
+/// A math span starting at byte `i`: (content, end). `$..$` follows Pandoc's rule so that
+/// currency ("$5 and $3") is not math: the opener is followed by a non-space, the closer is
+/// preceded by a non-space and not followed by a digit.
+fn math_span_at(s: &str, i: usize) -> Option<(String, usize)> {
+    let r = &s[i..];
+    for (open, close) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)")] {
+        if let Some(body) = r.strip_prefix(open) {
+            let j = body.find(close)?;
+            return Some((body[..j].to_string(), i + open.len() + j + close.len()));
+        }
+    }
+    let body = r.strip_prefix('$')?;
+    if body.starts_with(char::is_whitespace) || body.is_empty() {
+        return None;
+    }
+    let bb = body.as_bytes();
+    let mut k = 0;
+    while k < bb.len() {
+        if bb[k] == b'\\' {
+            k += 2;
+            continue;
+        }
+        if bb[k] == b'$' {
+            let prev_ok = k > 0 && !bb[k - 1].is_ascii_whitespace();
+            let next_digit = k + 1 < bb.len() && bb[k + 1].is_ascii_digit();
+            if prev_ok && !next_digit {
+                return Some((body[..k].to_string(), i + 1 + k + 1));
+            }
+            return None;
+        }
+        k += 1;
+    }
+    None
+}
+
+fn last_math_span(text: &str) -> Option<String> {
+    let mut last = None;
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'(')) {
+            if let Some((c, end)) = math_span_at(text, i) {
+                if !c.trim().is_empty() {
+                    last = Some(c.trim().to_string());
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    last.map(|c| whole_box(&c).unwrap_or(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ex(t: &str) -> Option<String> {
+        extract(t, &[]).map(|e| e.answer)
+    }
+
+    #[test]
+    fn anchors_take_the_answer_not_the_tail() {
+        assert_eq!(ex("so The answer is: 18. Then we check 5.").as_deref(), Some("18"));
+        assert_eq!(ex("The answer is: 18.\nThe answer is correct because 3+15=18.").as_deref(), Some("18"));
+        assert_eq!(ex("The final answer is $\\frac{1}{2}$. Done").as_deref(), Some("\\frac{1}{2}"));
+        assert_eq!(ex("the answer is \\boxed{7} apples").as_deref(), Some("7"));
+        assert_eq!(ex("#### 1,234").as_deref(), Some("1,234"));
+        assert_eq!(ex("The answer is: 12\n#### Note\nmore").as_deref(), Some("12"));
+        assert_eq!(ex("Answer: 3.5 km").as_deref(), Some("3.5 km"));
+    }
+
+    #[test]
+    fn fallbacks() {
+        assert_eq!(ex("we get \\boxed{5} and \\fbox{6}").as_deref(), Some("6"));
+        assert_eq!(ex("so \\[ x = \\frac{1}{2} \\]").as_deref(), Some("x = \\frac{1}{2}"));
+        assert_eq!(ex("ends in $$\\sqrt{2}$$").as_deref(), Some("\\sqrt{2}"));
+        assert_eq!(ex("She pays $5 and gets $3 back").as_deref(), Some("3"));
+        assert_eq!(ex("the zoo-keeper fed 12 animals. x-axis").as_deref(), Some("12"));
+        assert_eq!(ex("value is 3.5e-3").as_deref(), Some("3.5e-3"));
+        assert_eq!(ex("no numbers"), None);
+    }
+}

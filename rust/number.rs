@@ -1,22 +1,574 @@
-//! Number literals and rounding-aware numeric comparison (filled in by the foundation work).
+//! Number literals of the fixed mode and their comparison (DESIGN.md "Policies of the default
+//! mode"): thousands separators, decimals, scientific notation, fractions, percent and currency;
+//! integer golds need an equal value; otherwise rounding-aware tolerance; exact rationals so
+//! tiny and huge values compare relatively, never with an absolute epsilon.
 
-/// A parsed number literal.
+/// A number as written in an answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Number {
+    /// Exact value `num / den` (den > 0, reduced) when it fits in i128.
+    pub exact: Option<(i128, i128)>,
+    /// Floating value (always set; may be inexact).
     pub value: f64,
+    /// Decimal places as written for decimal literals ("2.50" -> 2, "1.5e3" -> -2); `None` for
+    /// integers and fractions, which are exact.
+    pub decimals: Option<i32>,
+    /// Significant digits as written (decimal literals only; 0 otherwise).
+    pub sig_digits: u32,
+    /// Written with a percent sign.
+    pub percent: bool,
 }
 
-/// Light normalisation of an extracted answer before literal comparison.
+impl Number {
+    fn from_ratio(num: i128, den: i128) -> Option<Number> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num.unsigned_abs(), den.unsigned_abs()) as i128;
+        let (mut n, mut d) = (num / g.max(1), den / g.max(1));
+        if d < 0 {
+            n = -n;
+            d = -d;
+        }
+        Some(Number { exact: Some((n, d)), value: n as f64 / d as f64, decimals: None, sig_digits: 0, percent: false })
+    }
+
+    /// Is the value an integer written as one (or an exact fraction equal to one)?
+    pub fn is_integer(&self) -> bool {
+        matches!(self.exact, Some((_, 1))) && self.decimals.is_none()
+    }
+
+    fn scaled_percent(&self) -> Number {
+        let mut n = self.clone();
+        n.value /= 100.0;
+        n.exact = self.exact.and_then(|(a, b)| b.checked_mul(100).map(|d| (a, d))).and_then(|(a, d)| {
+            let g = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
+            Some((a / g.max(1), d / g.max(1)))
+        });
+        n.decimals = self.decimals.map(|d| d + 2);
+        n.percent = false;
+        n
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn pow10(k: u32) -> Option<i128> {
+    10i128.checked_pow(k)
+}
+
+/// Light normalisation of an answer for literal comparison: math delimiters, boxes, `\left`,
+/// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
+/// whitespace collapsed. Case is kept (no case-folding of LaTeX).
 pub fn normalize_answer(s: &str) -> String {
-    s.trim().to_string()
+    let mut t = s.trim().to_string();
+    // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
+    for _ in 0..8 {
+        let before = t.clone();
+        t = t.trim().trim_end_matches('.').trim().to_string();
+        for (open, close) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")] {
+            if t.len() >= open.len() + close.len() && t.starts_with(open) && t.ends_with(close) {
+                t = t[open.len()..t.len() - close.len()].to_string();
+            }
+        }
+        for mac in ["\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox"] {
+            if let Some(inner) = whole_macro_arg(&t, mac) {
+                t = inner.to_string();
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    let mut out = t
+        .replace("\\left", "")
+        .replace("\\right", "")
+        .replace("\\!", "")
+        .replace("\\dfrac", "\\frac")
+        .replace("\\tfrac", "\\frac")
+        .replace("^\\circ", "")
+        .replace("^{\\circ}", "")
+        .replace('\u{b0}', "")
+        .replace("\\$", "")
+        .replace("\\%", "%");
+    out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    out.trim().trim_end_matches('.').trim().to_string()
 }
 
-/// Parse a whole string as one number.
+/// If `s` is exactly `\mac{...}`, the braced content.
+pub fn whole_macro_arg<'a>(s: &'a str, mac: &str) -> Option<&'a str> {
+    let rest = s.strip_prefix(mac)?.trim_start();
+    let end = matching_brace(rest, 0)?;
+    (end + 1 == rest.len()).then(|| &rest[1..end])
+}
+
+/// Index of the `}` matching the `{` at `open` (byte offsets), if balanced.
+pub fn matching_brace(s: &str, open: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.get(open) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1, // skip escaped char such as \{ \}
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A scanned number with its byte span in the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub number: Number,
+}
+
+/// Parse one number literal at byte `i` of `s` (no leading sign; the caller handles it).
+/// Returns the number and its end. Thousands separators need groups of exactly three digits.
+fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, usize)> {
+    let b = s.as_bytes();
+    let mut k = i;
+    let mut int_digits = String::new();
+    while k < b.len() && b[k].is_ascii_digit() {
+        int_digits.push(b[k] as char);
+        k += 1;
+    }
+    // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd".
+    if !int_digits.is_empty() && int_digits.len() <= 3 {
+        loop {
+            let mut matched = None;
+            for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
+                if sep == " " && !allow_space_groups {
+                    continue;
+                }
+                if s[k..].starts_with(sep) {
+                    let g = k + sep.len();
+                    if g + 3 <= b.len() && b[g..g + 3].iter().all(u8::is_ascii_digit) && !(g + 3 < b.len() && b[g + 3].is_ascii_digit()) {
+                        matched = Some((g, g + 3));
+                    }
+                    break;
+                }
+            }
+            match matched {
+                Some((g, e)) => {
+                    int_digits.push_str(&s[g..e]);
+                    k = e;
+                }
+                None => break,
+            }
+        }
+    }
+    let mut frac_digits = String::new();
+    let mut has_point = false;
+    if k < b.len() && b[k] == b'.' && k + 1 < b.len() && b[k + 1].is_ascii_digit() {
+        has_point = true;
+        k += 1;
+        while k < b.len() && b[k].is_ascii_digit() {
+            frac_digits.push(b[k] as char);
+            k += 1;
+        }
+    }
+    if int_digits.is_empty() && frac_digits.is_empty() {
+        return None;
+    }
+    // Exponent: e/E with digits not followed by a letter ("3e5", not "3eggs"), or x 10^k.
+    let mut exp: i32 = 0;
+    let mut has_exp = false;
+    if k < b.len() && (b[k] == b'e' || b[k] == b'E') {
+        let mut j = k + 1;
+        let neg = j < b.len() && (b[j] == b'-' || b[j] == b'+') && {
+            let n = b[j] == b'-';
+            j += 1;
+            n
+        };
+        let ds = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > ds && !(j < b.len() && b[j].is_ascii_alphabetic()) && j - ds <= 4 {
+            exp = s[ds..j].parse::<i32>().ok()?;
+            if neg {
+                exp = -exp;
+            }
+            has_exp = true;
+            k = j;
+        }
+    }
+    if !has_exp {
+        if let Some((e, end)) = times_ten_power(s, k) {
+            exp = e;
+            has_exp = true;
+            k = end;
+        }
+    }
+    let digits = format!("{int_digits}{frac_digits}");
+    let trimmed = digits.trim_start_matches('0');
+    let sig = if trimmed.is_empty() { 1 } else { trimmed.len() as u32 };
+    let scale = frac_digits.len() as i32 - exp;
+    let mantissa: Option<i128> = if digits.len() <= 36 { digits.parse().ok() } else { None };
+    let exact = mantissa.and_then(|m| {
+        if scale >= 0 {
+            pow10(scale as u32).map(|d| (m, d))
+        } else {
+            pow10((-scale) as u32).and_then(|p| m.checked_mul(p)).map(|n| (n, 1))
+        }
+    });
+    let value: f64 = format!("{}{}e{}", if int_digits.is_empty() { "0" } else { &int_digits }, if has_point { format!(".{frac_digits}") } else { String::new() }, exp)
+        .parse()
+        .ok()?;
+    let mut n = match exact {
+        Some((a, d)) => Number::from_ratio(a, d)?,
+        None => Number { exact: None, value, decimals: None, sig_digits: 0, percent: false },
+    };
+    n.value = value;
+    if has_point || (has_exp && exp < 0) {
+        n.decimals = Some(scale);
+        n.sig_digits = sig;
+    } else if has_exp {
+        // "1.5e3" has a point; "15e2" is an integer written exactly.
+        n.decimals = None;
+    }
+    Some((n, k))
+}
+
+/// `\times 10^{k}`, `\cdot 10^k`, `× 10^k`, `*10^k` at `i` (spaces allowed): (k, end).
+fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
+    let rest = &s[i..];
+    let t = rest.trim_start();
+    let mut off = rest.len() - t.len();
+    let mut matched = false;
+    for op in ["\\times", "\\cdot", "\u{d7}", "*", "\u{b7}"] {
+        if let Some(r) = t.strip_prefix(op) {
+            off += op.len() + (r.len() - r.trim_start().len());
+            matched = true;
+            break;
+        }
+    }
+    if !matched {
+        return None;
+    }
+    let r = &s[i + off..];
+    let r2 = r.strip_prefix("10^")?;
+    off += 3;
+    let (body, used) = if let Some(inner) = r2.strip_prefix('{') {
+        let close = inner.find('}')?;
+        (&inner[..close], close + 2)
+    } else {
+        let len = r2.char_indices().take_while(|&(j, c)| c.is_ascii_digit() || (j == 0 && c == '-')).count();
+        (&r2[..len], len)
+    };
+    let e: i32 = body.trim().replace('\u{2212}', "-").parse().ok()?;
+    if e.abs() > 400 {
+        return None;
+    }
+    Some((e, i + off + used))
+}
+
+/// Parse a whole answer as one number: optional sign, currency, literal or fraction, percent,
+/// trailing unit words. `None` if anything else remains.
 pub fn parse_number(s: &str) -> Option<Number> {
-    s.trim().parse::<f64>().ok().map(|value| Number { value })
+    let t = strip_currency(s.trim());
+    let (neg, body) = match t.chars().next() {
+        Some('-') => (true, &t[1..]),
+        Some('\u{2212}') => (true, &t['\u{2212}'.len_utf8()..]),
+        Some('+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let body = strip_currency(body.trim_start());
+    let (mut n, end) = if let Some(f) = frac_at(body, 0) { f } else { literal_at(body, 0, true)? };
+    let mut rest = body[end..].trim_start();
+    if let Some(r) = rest.strip_prefix('%').or_else(|| rest.strip_prefix("\\%")).or_else(|| rest.strip_prefix("percent")) {
+        n.percent = true;
+        rest = r.trim_start();
+    }
+    if !rest.is_empty() && !is_unit_tail(rest) {
+        return None;
+    }
+    if neg {
+        negate(&mut n);
+    }
+    Some(n)
 }
 
-/// Are two numbers the same answer?
-pub fn numbers_equal(gold: &Number, pred: &Number, _rounding: bool) -> bool {
-    gold.value == pred.value
+fn negate(n: &mut Number) {
+    n.value = -n.value;
+    n.exact = n.exact.map(|(a, b)| (-a, b));
+}
+
+fn strip_currency(s: &str) -> &str {
+    for c in ["\\$", "$", "\u{20ac}", "\u{a3}", "\u{a5}", "USD", "US$"] {
+        if let Some(r) = s.strip_prefix(c) {
+            return r.trim_start();
+        }
+    }
+    s
+}
+
+/// Unit words after a number: letters (with `^2`, `/`, `\text{..}`), nothing numeric.
+fn is_unit_tail(rest: &str) -> bool {
+    let r = rest.trim_end_matches(['.', '!', ' ']);
+    if let Some(inner) = whole_macro_arg(r, "\\text").or_else(|| whole_macro_arg(r, "\\mbox")).or_else(|| whole_macro_arg(r, "\\mathrm")) {
+        return is_unit_tail(inner) || inner.trim().is_empty();
+    }
+    !r.is_empty()
+        && r.len() <= 40
+        && r.chars().next().is_some_and(|c| c.is_alphabetic() || c == '\\')
+        && r.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'))
+        && !r.contains("\\frac")
+}
+
+/// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.
+fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
+    let r = &s[i..];
+    if let Some(after) = r.strip_prefix("\\frac").or_else(|| r.strip_prefix("\\dfrac")).or_else(|| r.strip_prefix("\\tfrac")) {
+        let base = s.len() - after.len();
+        let (a, e1) = frac_arg(s, base)?;
+        let (b, e2) = frac_arg(s, e1)?;
+        return Some((divide(&a, &b)?, e2));
+    }
+    let (a, e1) = literal_at(s, i, false)?;
+    let b_ = s.as_bytes();
+    if e1 < b_.len() && b_[e1] == b'/' {
+        let (b, e2) = literal_at(s, e1 + 1, false)?;
+        if a.decimals.is_none() && b.decimals.is_none() {
+            return Some((divide(&a, &b)?, e2));
+        }
+    }
+    None
+}
+
+/// One argument of `\frac`: `{number}` or a single digit.
+fn frac_arg(s: &str, i: usize) -> Option<(Number, usize)> {
+    let b = s.as_bytes();
+    let mut k = i;
+    while k < b.len() && b[k] == b' ' {
+        k += 1;
+    }
+    if k < b.len() && b[k] == b'{' {
+        let close = matching_brace(s, k)?;
+        let inner = s[k + 1..close].trim();
+        let (neg, inner) = match inner.strip_prefix('-') {
+            Some(r) => (true, r.trim_start()),
+            None => (false, inner),
+        };
+        let (mut n, e) = literal_at(inner, 0, false)?;
+        if e != inner.len() {
+            return None;
+        }
+        if neg {
+            negate(&mut n);
+        }
+        return Some((n, close + 1));
+    }
+    if k < b.len() && b[k].is_ascii_digit() {
+        let d = (b[k] - b'0') as i128;
+        return Some((Number::from_ratio(d, 1)?, k + 1));
+    }
+    None
+}
+
+fn divide(a: &Number, b: &Number) -> Option<Number> {
+    match (a.exact, b.exact) {
+        (Some((an, ad)), Some((bn, bd))) if bn != 0 => {
+            let num = an.checked_mul(bd)?;
+            let den = ad.checked_mul(bn)?;
+            Number::from_ratio(num, den)
+        }
+        _ => {
+            if b.value == 0.0 {
+                return None;
+            }
+            Some(Number { exact: None, value: a.value / b.value, decimals: None, sig_digits: 0, percent: false })
+        }
+    }
+}
+
+/// Every number in free text, left to right. A hyphen is a minus sign only when it directly
+/// precedes a digit and does not follow a letter or digit ("x-axis", "5-3" are not negatives);
+/// exponents of units (`cm^2`) are skipped; thousands separators need groups of three.
+pub fn scan_numbers(s: &str) -> Vec<Found> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // Only ASCII bytes start a number, so every slice below is at a char boundary.
+        let starts_frac =
+            c == b'\\' && (s[i..].starts_with("\\frac") || s[i..].starts_with("\\dfrac") || s[i..].starts_with("\\tfrac"));
+        let starts_num = c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()));
+        if !(starts_num || starts_frac) {
+            i += 1;
+            continue;
+        }
+        // Skip digits glued to letters ("x2", "H2O") and unit exponents ("cm^2").
+        if starts_num && i > 0 {
+            let p = b[i - 1];
+            if p.is_ascii_alphabetic() || p == b'_' || (p == b'^' && i >= 2 && b[i - 2].is_ascii_alphabetic()) {
+                while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        let parsed = frac_at(s, i).or_else(|| literal_at(s, i, false));
+        let Some((mut n, mut end)) = parsed else {
+            i += 1;
+            continue;
+        };
+        // sign
+        let mut start = i;
+        if i > 0 && (b[i - 1] == b'-') {
+            let before = if i >= 2 { Some(b[i - 2]) } else { None };
+            if before.is_none_or(|p| !(p.is_ascii_alphanumeric() || p == b')' || p == b'}')) {
+                negate(&mut n);
+                start = i - 1;
+            }
+        } else if s[..i].ends_with('\u{2212}') {
+            negate(&mut n);
+            start = i - '\u{2212}'.len_utf8();
+        }
+        let rest = &s[end..];
+        if let Some(r) = rest.strip_prefix('%').or_else(|| rest.strip_prefix("\\%")) {
+            n.percent = true;
+            end = s.len() - r.len();
+        } else if rest.starts_with(" percent") || rest.starts_with(" per cent") {
+            n.percent = true;
+        }
+        out.push(Found { start, end, number: n });
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// Are two numbers the same answer? `gold` first.
+///
+/// - An integer gold needs an equal value (`1000.0` = `1000`, `1000.4` != `1000`).
+/// - Exact values compare exactly (so `1/2^99` != `1/2^98`, however small).
+/// - With `rounding`, a decimal written to `d` places (and at least two significant digits)
+///   equals any value that rounds to it at `d` places: `0.33` = `1/3`, `2.83` = `2.828`.
+/// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
+pub fn numbers_equal(gold: &Number, pred: &Number, rounding: bool) -> bool {
+    let gs = if gold.percent { vec![gold.clone(), gold.scaled_percent()] } else { vec![gold.clone()] };
+    let ps = if pred.percent { vec![pred.clone(), pred.scaled_percent()] } else { vec![pred.clone()] };
+    gs.iter().any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
+}
+
+fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
+    if let (Some(a), Some(b)) = (g.exact, p.exact) {
+        if a == b {
+            return true;
+        }
+    } else if g.value == p.value || rel_close(g.value, p.value, 1e-12) {
+        return true;
+    }
+    if g.is_integer() && p.decimals.is_none() {
+        return false;
+    }
+    if !rounding {
+        return false;
+    }
+    // Round the finer side to the coarser side's written precision.
+    let coarse = match (g.decimals, p.decimals) {
+        (Some(a), Some(b)) => {
+            if a <= b {
+                g
+            } else {
+                p
+            }
+        }
+        (Some(_), None) => g,
+        (None, Some(_)) => p,
+        (None, None) => return false,
+    };
+    // An integer gold is never matched by rounding it away ("1000.4" != "1000").
+    if g.is_integer() {
+        return false;
+    }
+    let fine = if std::ptr::eq(coarse, g) { p } else { g };
+    let Some(d) = coarse.decimals else { return false };
+    if coarse.sig_digits < 2 {
+        return false;
+    }
+    let half_unit = 0.5 * 10f64.powi(-d);
+    (fine.value - coarse.value).abs() <= half_unit * (1.0 + 1e-9)
+}
+
+fn rel_close(a: f64, b: f64, rel: f64) -> bool {
+    a.is_finite() && b.is_finite() && (a - b).abs() <= rel * a.abs().max(b.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Number {
+        parse_number(s).unwrap_or_else(|| panic!("{s} should parse"))
+    }
+    fn eq(g: &str, p: &str) -> bool {
+        numbers_equal(&n(g), &n(p), true)
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(n("10,000").exact, Some((10000, 1)));
+        assert_eq!(n("10{,}000").exact, Some((10000, 1)));
+        assert_eq!(n("10\\,000").exact, Some((10000, 1)));
+        assert_eq!(n("10 000").exact, Some((10000, 1)));
+        assert_eq!(n("$1,450,000").exact, Some((1450000, 1)));
+        assert_eq!(n("-10").exact, Some((-10, 1)));
+        assert_eq!(n("3.5e-3").exact, Some((7, 2000)));
+        assert_eq!(n("1.2 \\times 10^{5}").exact, Some((120000, 1)));
+        assert_eq!(n("\\frac{3}{4}").exact, Some((3, 4)));
+        assert_eq!(n("\\frac12").exact, Some((1, 2)));
+        assert_eq!(n("-\\frac{1}{2}").exact, Some((-1, 2)));
+        assert_eq!(n("3/4").exact, Some((3, 4)));
+        assert!(n("50%").percent);
+        assert_eq!(n("18 dollars").exact, Some((18, 1)));
+        assert_eq!(n("20 \\text{cm}^2").exact, Some((20, 1)));
+        assert!(parse_number("1,2").is_none());
+        assert!(parse_number("-").is_none());
+        assert!(parse_number("x+1").is_none());
+    }
+
+    #[test]
+    fn comparison_policies() {
+        assert!(eq("1000", "1000.0"));
+        assert!(!eq("1000", "1000.4"));
+        assert!(!eq("123456", "123500.5"));
+        assert!(eq("0.5", "50%"));
+        assert!(eq("50", "50%"));
+        assert!(eq("1/3", "0.33"));
+        assert!(eq("1/3", "0.333"));
+        assert!(!eq("1/3", "0.3"));
+        assert!(!eq("0.25", "0.3"));
+        assert!(eq("2.5", "2.50"));
+        assert!(!eq("2.5", "3"));
+        assert!(!eq("0.0000001", "0.0000002"));
+        assert!(eq("3.5e-3", "0.0035"));
+    }
+
+    #[test]
+    fn scanning_free_text() {
+        let v: Vec<f64> = scan_numbers("the zoo-keeper fed 3 x-axis 5-3 and -4, total 1,234.5 cm^2").iter().map(|f| f.number.value).collect();
+        assert_eq!(v, vec![3.0, 5.0, 3.0, -4.0, 1234.5]);
+        let v: Vec<f64> = scan_numbers("\\frac{1}{2} and 25%").iter().map(|f| f.number.value).collect();
+        assert_eq!(v, vec![0.5, 25.0]);
+    }
 }

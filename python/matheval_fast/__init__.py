@@ -1,4 +1,9 @@
-"""matheval_fast: Rust-accelerated scoring of LLM outputs on math and reasoning benchmarks."""
+"""matheval_fast: Rust-accelerated scoring of LLM outputs on math and reasoning benchmarks.
+
+>>> import matheval_fast as mf
+>>> mf.check("... so she earns 18 dollars.\\nThe answer is: 18.", "18").correct
+True
+"""
 
 from __future__ import annotations
 
@@ -11,13 +16,35 @@ from matheval_fast._core import (
     __version__,
     build_profile,
 )
+from matheval_fast.answer import (
+    BatchResult,
+    EvalConfig,
+    Verdict,
+    check,
+    check_batch,
+    extract_answer,
+    latex_answer_check,
+    load_config,
+    simple_answer_check,
+    verify,
+)
 
 __all__ = [
+    "BatchResult",
     "ConfigError",
     "DomainError",
+    "EvalConfig",
     "MathEvalError",
     "ParseError",
     "ShapeError",
+    "Verdict",
     "__version__",
     "build_profile",
+    "check",
+    "check_batch",
+    "extract_answer",
+    "latex_answer_check",
+    "load_config",
+    "simple_answer_check",
+    "verify",
 ]

@@ -1,0 +1,429 @@
+"""Protocol A: is the model's final answer equal to the reference?
+
+Drop-in names of the seed tool (``extract_answer``, ``simple_answer_check``,
+``latex_answer_check``) plus ``check`` / ``check_batch`` returning verdicts with reasons, and
+``verify(gold, pred)`` for answer-level equivalence (math-verify's argument order).
+
+Every function takes ``compat``: ``"fixed"`` (default) corrects the seed's quirks, ``"xwin"``
+reproduces its verdicts exactly. See ``docs/policies.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from matheval_fast import _core
+from matheval_fast.sympy_pool import SympyResult, get_pool
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "BatchResult",
+    "EvalConfig",
+    "Verdict",
+    "check",
+    "check_batch",
+    "extract_answer",
+    "latex_answer_check",
+    "load_config",
+    "simple_answer_check",
+    "verify",
+]
+
+Compat = Literal["fixed", "xwin"]
+Kind = Literal["auto", "simple", "latex"]
+ExtractPolicy = Literal["flex", "strict"]
+EvalPolicy = Literal["strict", "model_include_gt", "gt_include_model", "aggressive", "conservative"]
+Reason = Literal[
+    "correct", "incorrect", "no_answer", "pred_unparseable", "gold_unparseable", "timeout", "over_budget", "error"
+]
+DecidedBy = Literal["literal", "numeric", "symbolic", "sympy", "none"]
+
+REASONS: tuple[str, ...] = _core.REASONS
+PATHS: tuple[str, ...] = _core.PATHS
+_REASON_ARRAY = np.array(REASONS)
+_PATH_ARRAY = np.array(PATHS)
+
+#: Seconds one SymPy fallback comparison may take before the item is marked ``timeout``.
+DEFAULT_SYMPY_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of checking one response.
+
+    ``correct`` is the verdict; ``reason`` says why (``"correct"``, ``"incorrect"``,
+    ``"no_answer"``, ``"pred_unparseable"``, ``"gold_unparseable"``, ``"timeout"``,
+    ``"over_budget"``, ``"error"``); ``extracted`` is the final answer found in the response;
+    ``path`` names the stage that decided (``"literal"``, ``"numeric"``, ``"symbolic"``,
+    ``"sympy"``, or ``"none"``).
+    """
+
+    correct: bool
+    reason: Reason
+    extracted: str | None
+    path: DecidedBy
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """The seed's ``eval_config.json``: anchor phrases and a policy per dataset type.
+
+    ``policy`` maps a type name ("GSM8K", "MATH", ..., "default") to
+    ``(kind, extract_policy, eval_policy)``. Function names are looked up in a fixed table,
+    never executed.
+    """
+
+    extract_pattern: tuple[str, ...]
+    policy: Mapping[str, tuple[Kind, ExtractPolicy, EvalPolicy]] = field(default_factory=dict)
+
+    def for_type(self, type_name: str | None) -> tuple[Kind, ExtractPolicy, EvalPolicy]:
+        if type_name is not None and type_name in self.policy:
+            return self.policy[type_name]
+        return self.policy.get("default", ("simple", "flex", "strict"))
+
+
+def load_config(config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None) -> EvalConfig:
+    """Read a seed-format config from a path, a dict, or return the seed's default."""
+    if isinstance(config, EvalConfig):
+        return config
+    if config is None:
+        text = None
+    elif isinstance(config, Mapping):
+        text = json.dumps(config)
+    elif isinstance(config, (str, os.PathLike)):
+        text = Path(config).read_text(encoding="utf-8")
+    else:
+        raise TypeError(f"config must be a path, a dict or an EvalConfig, got {type(config).__name__}")
+    if text is None:
+        text = _core.SEED_CONFIG_JSON
+    patterns, rows = _core.parse_config(text)
+    return EvalConfig(tuple(patterns), {t: (k, e, v) for t, k, e, v in rows})  # type: ignore[misc]
+
+
+def _split_for(split: Sequence[str] | None, config: Any) -> list[str] | None:
+    if split is not None:
+        return list(split)
+    if config is not None:
+        return list(load_config(config).extract_pattern)
+    return None
+
+
+def _resolve(
+    raw: tuple[bool, str, str | None, str, tuple[str, list[tuple[str, str]]] | None], timeout: float | None
+) -> Verdict:
+    correct, reason, extracted, path, task = raw
+    if task is not None:
+        res = get_pool().run([task], timeout=timeout)[0]
+        correct, reason = _apply_sympy(res, reason)
+    return Verdict(correct, reason, extracted, path)  # type: ignore[arg-type]
+
+
+def _apply_sympy(res: SympyResult, provisional: str) -> tuple[bool, str]:
+    if res.status == "timeout":
+        return False, "timeout"
+    if res.status == "error":
+        return False, "error"
+    if res.equal:
+        return True, "correct"
+    return False, "over_budget" if provisional == "over_budget" else "incorrect"
+
+
+def check(
+    response: str | None,
+    gold: str | None,
+    *,
+    kind: Kind = "auto",
+    compat: Compat = "fixed",
+    config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None,
+    extract_policy: ExtractPolicy = "flex",
+    eval_policy: EvalPolicy | None = None,
+    split: Sequence[str] | None = None,
+    timeout: float | None = None,
+) -> Verdict:
+    """Check one response against one gold answer.
+
+    ``kind="auto"`` sends a gold that is one plain number (``18``, ``2,125``, ``3/4``) to the
+    number checker and anything else to the LaTeX checker. The gold may itself be wrapped
+    (``$..$``, ``\\boxed{}``). ``config`` (the seed's ``eval_config.json`` format) supplies the
+    anchor phrases; ``split`` overrides them. ``timeout`` bounds the SymPy fallback (seconds).
+
+    >>> check("So the total is 18.\\nThe answer is: 18.", "18").correct
+    True
+    >>> check("The answer is: 1000.4", "1000").reason
+    'incorrect'
+    """
+    raw = _core.check_one(
+        response,
+        gold,
+        kind=kind,
+        compat=compat,
+        extract_policy=extract_policy,
+        eval_policy=eval_policy,
+        split=_split_for(split, config),
+    )
+    return _resolve(raw, timeout)
+
+
+def verify(gold: str, pred: str, *, strict: bool = False, rounding: bool = True, timeout: float | None = None) -> bool:
+    """Are two already-extracted answers equivalent? Gold first, as in math-verify.
+
+    ``strict=True`` allows only trivial simplifications; ``rounding=False`` turns off the
+    rounding-aware tolerance for decimals.
+
+    >>> verify("\\\\frac{1}{2}", "0.5")
+    True
+    """
+    return _resolve(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
+
+
+def extract_answer(
+    text: str, split: Sequence[str] | None = None, extract_policy: ExtractPolicy = "flex", *, compat: Compat = "fixed"
+) -> str | None:
+    """The final answer in a response (seed signature). ``split`` defaults to the seed's patterns.
+
+    >>> extract_answer("so 3+4=7. The answer is: 7.", compat="xwin")
+    '7.'
+    >>> extract_answer("so 3+4=7. The answer is: 7.")
+    '7'
+    """
+    return _core.extract_answer(text, split, extract_policy, compat=compat)
+
+
+def simple_answer_check(
+    model: str,
+    gt: str,
+    extract_policy: ExtractPolicy = "flex",
+    eval_policy: EvalPolicy = "strict",
+    split: Sequence[str] | None = None,
+    *,
+    compat: Compat = "fixed",
+) -> bool:
+    """The seed's GSM8K-style checker (numbers compared under ``eval_policy``).
+
+    ``split=None`` uses the seed config's patterns.
+    """
+    raw = _core.check_one(
+        model, gt, kind="simple", compat=compat, extract_policy=extract_policy, eval_policy=eval_policy, split=split
+    )
+    return _resolve(raw, None).correct
+
+
+def latex_answer_check(
+    model_ans: str,
+    gt: str,
+    split: Sequence[str] | None = None,
+    extract_policy: ExtractPolicy = "flex",
+    eval_policy: EvalPolicy = "aggressive",
+    *,
+    compat: Compat = "fixed",
+) -> bool:
+    """The seed's MATH-style checker.
+
+    As in the seed, ``split=None`` means ``model_ans`` is already the extracted answer (no
+    extraction); pass the patterns (e.g. ``load_config().extract_pattern``) to extract.
+    """
+    if not isinstance(gt, str):
+        raise TypeError(f"gt must be a str, got {type(gt).__name__}")
+    if split is None:
+        if compat == "xwin":
+            raw = _core.xwin_latex_no_extraction(model_ans, gt, extract_policy=extract_policy, eval_policy=eval_policy)
+        else:
+            if not isinstance(model_ans, str):
+                raise TypeError(f"model_ans must be a str, got {type(model_ans).__name__}")
+            raw = _core.equivalent(gt, model_ans)
+        return _resolve(raw, None).correct
+    raw = _core.check_one(
+        model_ans, gt, kind="latex", compat=compat, extract_policy=extract_policy, eval_policy=eval_policy, split=split
+    )
+    return _resolve(raw, None).correct
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Verdicts of a batch as numpy arrays (one entry per response)."""
+
+    correct: np.ndarray
+    reason: np.ndarray
+    extracted: np.ndarray
+    path: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.correct)
+
+    @property
+    def accuracy(self) -> float:
+        """Fraction correct (NaN for an empty batch)."""
+        return float(self.correct.mean()) if len(self.correct) else float("nan")
+
+    def verdict(self, i: int) -> Verdict:
+        return Verdict(bool(self.correct[i]), str(self.reason[i]), self.extracted[i], str(self.path[i]))  # type: ignore[arg-type]
+
+    def to_arrow(self) -> pa.Table:
+        """A pyarrow Table with columns correct, reason, extracted, path."""
+        import pyarrow as pa
+
+        return pa.table(
+            {
+                "correct": pa.array(self.correct, type=pa.bool_()),
+                "reason": pa.array(self.reason.astype(object), type=pa.string()),
+                "extracted": pa.array(list(self.extracted), type=pa.string()),
+                "path": pa.array(self.path.astype(object), type=pa.string()),
+            }
+        )
+
+
+def _is_arrow(x: object) -> bool:
+    mod = type(x).__module__
+    return mod.startswith("pyarrow")
+
+
+def _arrow_column(ch: Any) -> Any:
+    """One pyarrow string array as a core TextColumn, read from its buffers (no Python strings)."""
+    import pyarrow as pa
+
+    if pa.types.is_string(ch.type):
+        ch = ch.cast(pa.large_string())
+    elif pa.types.is_binary(ch.type):
+        ch = ch.cast(pa.large_binary())
+    elif pa.types.is_null(ch.type):
+        ch = pa.nulls(len(ch), type=pa.large_string())
+    elif not (pa.types.is_large_string(ch.type) or pa.types.is_large_binary(ch.type)):
+        raise TypeError(f"arrow arrays must hold strings, got {ch.type}")
+    validity, offsets, data = ch.buffers()[:3]
+    off = np.frombuffer(offsets, dtype=np.int64)[ch.offset : ch.offset + len(ch) + 1]
+    return _core.TextColumn.from_arrow(
+        off.tolist(),
+        bytes(data) if data is not None else b"",
+        bytes(validity) if validity is not None and ch.null_count else None,
+        ch.offset,
+    )
+
+
+def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
+    """Inputs cut into chunks of ``chunk`` items that the core accepts (sequences or TextColumns)."""
+    if _is_arrow(x):
+        if hasattr(x, "combine_chunks"):
+            x = x.combine_chunks()
+        if not hasattr(x, "buffers"):
+            raise TypeError(f"{name}: unsupported pyarrow object {type(x).__name__}")
+        return [_arrow_column(x.slice(i, chunk)) for i in range(0, len(x), chunk)] or [[]]
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of str, not a single {type(x).__name__}")
+    if isinstance(x, np.ndarray):
+        if x.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
+        x = x.tolist()
+    elif not isinstance(x, (list, tuple)):
+        if not isinstance(x, Iterable):
+            raise TypeError(f"{name} must be a sequence of str, got {type(x).__name__}")
+        x = list(x)
+    return [x[i : i + chunk] for i in range(0, len(x), chunk)] or [[]]
+
+
+def check_batch(
+    responses: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
+    golds: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
+    *,
+    kinds: Sequence[Kind] | None = None,
+    compat: Compat = "fixed",
+    config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None,
+    extract_policy: ExtractPolicy = "flex",
+    eval_policy: EvalPolicy | None = None,
+    split: Sequence[str] | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+) -> BatchResult:
+    """Check many responses at once, in parallel, with the GIL released.
+
+    Accepts lists, numpy object/str arrays and pyarrow string arrays (``None``/null = missing).
+    ``kinds`` gives a checker per item; ``threads`` limits the Rust thread pool; ``progress``
+    shows a progress bar (tqdm) on long batches; items only SymPy can decide go to the
+    supervised worker pool with a per-item ``timeout``.
+
+    >>> r = check_batch(["The answer is: 4.", "The answer is: 5."], ["4", "4"])
+    >>> r.correct.tolist(), r.reason.tolist()
+    ([True, False], ['correct', 'incorrect'])
+    """
+    chunk = 65_536 if progress else max(1, 1 << 62)
+    rcols = _as_columns(responses, "responses", chunk)
+    gcols = _as_columns(golds, "golds", chunk)
+    rlen = [len(c) for c in rcols]
+    glen = [len(c) for c in gcols]
+    if sum(rlen) != sum(glen):
+        raise _core.ShapeError(f"responses and golds must have the same length, got {sum(rlen)} and {sum(glen)}")
+    kinds_list = None if kinds is None else list(kinds)
+    if kinds_list is not None and len(kinds_list) != sum(rlen):
+        raise _core.ShapeError(f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}")
+    sp = _split_for(split, config)
+    bar = _progress_bar(sum(rlen)) if progress else None
+    parts = []
+    start = 0
+    try:
+        for rc, gc in zip(rcols, gcols):
+            n = len(rc)
+            ks = None if kinds_list is None else kinds_list[start : start + n]
+            out = _core.check_batch(
+                rc,
+                gc,
+                ks,
+                compat=compat,
+                extract_policy=extract_policy,
+                eval_policy=eval_policy,
+                split=sp,
+                threads=threads,
+            )
+            parts.append((start, out))
+            start += n
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    if len(parts) == 1:
+        correct, reason, path, extracted, sympy_tasks = parts[0][1]
+        extracted_arr = np.empty(len(extracted), dtype=object)
+        extracted_arr[:] = extracted
+    else:
+        correct = np.concatenate([p[1][0] for p in parts])
+        reason = np.concatenate([p[1][1] for p in parts])
+        path = np.concatenate([p[1][2] for p in parts])
+        extracted_arr = np.empty(len(correct), dtype=object)
+        sympy_tasks = []
+        for off, p in parts:
+            extracted_arr[off : off + len(p[3])] = p[3]
+            sympy_tasks.extend((off + i, c, pairs) for i, c, pairs in p[4])
+    correct = np.array(correct, dtype=bool)
+    reason_names = _REASON_ARRAY[reason]
+    path_names = _PATH_ARRAY[path]
+    if sympy_tasks:
+        results = get_pool().run([(c, pairs) for _, c, pairs in sympy_tasks], timeout=timeout)
+        for (i, _, _), res in zip(sympy_tasks, results):
+            ok, why = _apply_sympy(res, str(reason_names[i]))
+            correct[i] = ok
+            reason_names[i] = why
+    return BatchResult(correct, reason_names, extracted_arr, path_names)
+
+
+def _progress_bar(total: int) -> Any:
+    """tqdm on a terminal, nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="resp", desc="checking")

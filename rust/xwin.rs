@@ -1,1 +1,0 @@
-//! The seed tool's algorithm, quirks included (`compat="xwin"`).

@@ -1,0 +1,293 @@
+//! The seed's pyparsing grammars, re-expressed as hand-written scanners with pyparsing 3's
+//! exact semantics: `searchString` skips the default whitespace (" \n\t\r") before each attempt,
+//! advances one character after a failure and resumes after a match; `Combine` forbids
+//! whitespace inside a token; `Word` with a maximum length is compiled to a bounded regex, so it
+//! takes the first characters of a longer run instead of failing; `nestedExpr` skips quoted
+//! strings as units.
+
+const WS: &[u8] = b" \n\t\r";
+
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && WS.contains(&s[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// `Word('-' + nums, nums)`: `[-0-9][0-9]*`. Returns the end.
+fn word_signed(s: &[u8], i: usize) -> Option<usize> {
+    if i < s.len() && (s[i] == b'-' || s[i].is_ascii_digit()) {
+        Some(digits_end(s, i + 1))
+    } else {
+        None
+    }
+}
+
+fn digits_end(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && s[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
+/// `Word(nums)` with at least one digit.
+fn word_nums(s: &[u8], i: usize) -> Option<usize> {
+    let e = digits_end(s, i);
+    (e > i).then_some(e)
+}
+
+fn lit(s: &[u8], i: usize, c: u8) -> Option<usize> {
+    (i < s.len() && s[i] == c).then_some(i + 1)
+}
+
+/// One token of `search_for_numbers` at `i` (whitespace already skipped): (end, token text).
+fn number_token(text: &str, i: usize) -> Option<(usize, String)> {
+    let s = text.as_bytes();
+    // latex: Combine(Suppress('$') + SkipTo('$') + Suppress('$'))
+    if s[i] == b'$' {
+        if let Some(j) = text[i + 1..].find('$') {
+            let j = i + 1 + j;
+            return Some((j + 1, text[i + 1..j].to_string()));
+        }
+    }
+    // scientific: Combine(Word('-'+nums, nums) + 'e' + Word('-'+nums, nums))
+    if let Some(a) = word_signed(s, i) {
+        if let Some(b) = lit(s, a, b'e') {
+            if let Some(c) = word_signed(s, b) {
+                return Some((c, text[i..c].to_string()));
+            }
+        }
+    }
+    // fraction: Combine(Word('-'+nums, nums) + '/' + Word(nums))
+    if let Some(a) = word_signed(s, i) {
+        if let Some(b) = lit(s, a, b'/') {
+            if let Some(c) = word_nums(s, b) {
+                return Some((c, text[i..c].to_string()));
+            }
+        }
+    }
+    // decimal: Combine(Optional(Word('-'+nums, nums)) + '.' + Word(nums)); Optional never backtracks.
+    {
+        let a = word_signed(s, i).unwrap_or(i);
+        if let Some(b) = lit(s, a, b'.') {
+            if let Some(c) = word_nums(s, b) {
+                return Some((c, text[i..c].to_string()));
+            }
+        }
+    }
+    // number_with_comma: Combine(Optional(Word("+-", exact=1)) + Word(nums, max=3)
+    //   + OneOrMore(Suppress(",") + Word(nums, min=3, max=3)) + Suppress(~Literal(",")))
+    {
+        let mut out = String::new();
+        let mut k = i;
+        if k < s.len() && (s[k] == b'+' || s[k] == b'-') {
+            out.push(s[k] as char);
+            k += 1;
+        }
+        let lead_end = bounded_digits(s, k, 1, 3);
+        if let Some(e) = lead_end {
+            out.push_str(&text[k..e]);
+            k = e;
+            let mut groups = 0;
+            while k < s.len() && s[k] == b',' {
+                match bounded_digits(s, k + 1, 3, 3) {
+                    Some(e) => {
+                        out.push_str(&text[k + 1..e]);
+                        k = e;
+                        groups += 1;
+                    }
+                    None => break,
+                }
+            }
+            if groups > 0 && !(k < s.len() && s[k] == b',') {
+                return Some((k, out));
+            }
+        }
+    }
+    // integer: Word('-'+nums, nums)
+    word_signed(s, i).map(|e| (e, text[i..e].to_string()))
+}
+
+/// `[0-9]{min,max}` anchored at `i`, greedy, not required to end at a non-digit.
+fn bounded_digits(s: &[u8], i: usize, min: usize, max: usize) -> Option<usize> {
+    let mut e = i;
+    while e < s.len() && e - i < max && s[e].is_ascii_digit() {
+        e += 1;
+    }
+    (e - i >= min).then_some(e)
+}
+
+/// `search_for_numbers`: every token, in order.
+pub fn search_for_numbers(text: &str) -> Vec<String> {
+    let s = text.as_bytes();
+    let mut out = Vec::new();
+    let mut loc = 0;
+    while loc < s.len() {
+        let pre = skip_ws(s, loc);
+        if pre >= s.len() {
+            break;
+        }
+        match number_token(text, pre) {
+            Some((end, tok)) => {
+                out.push(tok);
+                loc = end;
+            }
+            None => loc = next_char(text, pre),
+        }
+    }
+    out
+}
+
+/// Byte index of the character after the one starting at `i`.
+fn next_char(text: &str, i: usize) -> usize {
+    let mut j = i + 1;
+    while j < text.len() && !text.is_char_boundary(j) {
+        j += 1;
+    }
+    j
+}
+
+/// pyparsing's `quoted_string` at `i`: `"(?:[^"\n\r\\]|""|\\(?:[^x]|x[0-9a-fA-F]+))*` followed by
+/// `"` (or the same with `'`). The body is matched greedily first and never backtracked, as
+/// pyparsing's `Regex + '"'` does.
+fn quoted_string_end(text: &str, i: usize) -> Option<usize> {
+    let s = text.as_bytes();
+    let q = s[i];
+    if q != b'"' && q != b'\'' {
+        return None;
+    }
+    let mut k = i + 1;
+    loop {
+        if k >= s.len() {
+            break;
+        }
+        let c = s[k];
+        if c == q {
+            if k + 1 < s.len() && s[k + 1] == q {
+                k += 2; // doubled quote
+                continue;
+            }
+            break;
+        }
+        if c == b'\n' || c == b'\r' {
+            break;
+        }
+        if c == b'\\' {
+            // `\\(?:[^x]|x[0-9a-fA-F]+)`
+            if k + 1 >= s.len() {
+                break;
+            }
+            if s[k + 1] == b'x' {
+                let mut h = k + 2;
+                while h < s.len() && s[h].is_ascii_hexdigit() {
+                    h += 1;
+                }
+                if h == k + 2 {
+                    break;
+                }
+                k = h;
+            } else {
+                k = next_char(text, k + 1);
+            }
+            continue;
+        }
+        k = next_char(text, k);
+    }
+    (k < s.len() && s[k] == q).then_some(k + 1)
+}
+
+/// `nestedExpr('{', '}')` at `i` (after whitespace skipping): end of the balanced group. Depth
+/// is bounded so adversarial input cannot exhaust the stack; pyparsing would raise
+/// RecursionError there, which the seed's callers would not survive either.
+pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
+    let s = text.as_bytes();
+    if i >= s.len() || s[i] != b'{' {
+        return None;
+    }
+    let mut depth = 1usize;
+    let mut k = i + 1;
+    loop {
+        k = skip_ws(s, k);
+        if k >= s.len() {
+            return None;
+        }
+        match s[k] {
+            b'{' => {
+                depth += 1;
+                if depth > 10_000 {
+                    return None;
+                }
+                k += 1;
+            }
+            b'}' => {
+                depth -= 1;
+                k += 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b'"' | b'\'' => match quoted_string_end(text, k) {
+                Some(e) => k = e,
+                None => k = next_char(text, k),
+            },
+            _ => k = next_char(text, k),
+        }
+    }
+}
+
+/// `search_for_boxes`: contents of every `\boxed{...}` / `\mbox{...}` found by scanning.
+pub fn search_for_boxes(text: &str) -> Vec<String> {
+    let s = text.as_bytes();
+    let mut out = Vec::new();
+    let mut loc = 0;
+    while loc < s.len() {
+        let pre = skip_ws(s, loc);
+        if pre >= s.len() {
+            break;
+        }
+        let mut found = None;
+        for lit in ["\\boxed", "\\mbox"] {
+            if text[pre..].starts_with(lit) {
+                let b = skip_ws(s, pre + lit.len());
+                if let Some(e) = nested_braces_end(text, b) {
+                    found = Some((e, text[b + 1..e - 1].to_string()));
+                }
+                break;
+            }
+        }
+        match found {
+            Some((end, content)) => {
+                out.push(content);
+                loc = end;
+            }
+            None => loc = next_char(text, pre),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_pyparsing() {
+        assert_eq!(search_for_numbers("3.5e-3"), ["3.5", "-3"]);
+        assert_eq!(search_for_numbers("1.2e1"), ["1.2", "1"]);
+        assert_eq!(search_for_numbers("zoo-keeper"), ["-"]);
+        assert_eq!(search_for_numbers("$$x=1$$"), ["", "1", ""]);
+        assert_eq!(search_for_numbers("1,234,567 and 1234,567"), ["1234567", "1234", "567"]);
+        assert_eq!(search_for_numbers("a 2/3 b -.5"), ["2/3", "-.5"]);
+        assert_eq!(search_for_numbers("$5$ boxes"), ["5"]);
+        assert_eq!(search_for_numbers("\\[ x = \\frac{1}{2} \\]"), ["1", "2"]);
+    }
+
+    #[test]
+    fn boxes_nest_and_skip_quotes() {
+        assert_eq!(search_for_boxes("\\boxed{1} then \\boxed{\\frac{1}{2}}"), ["1", "\\frac{1}{2}"]);
+        assert_eq!(search_for_boxes("\\boxed {\\boxed{5}}"), ["\\boxed{5}"]);
+        assert_eq!(search_for_boxes("\\mbox{a}\\fbox{b}"), ["a"]);
+        assert_eq!(search_for_boxes("\\boxed{\"}\"}"), ["\"}\""]);
+        assert_eq!(search_for_boxes("\\boxed{5"), Vec::<String>::new());
+    }
+}

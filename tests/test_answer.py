@@ -1,0 +1,234 @@
+"""Protocol A through the public Python API: round trips, policies, bad input, threads, Arrow."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import matheval_fast as mf
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "answer_check"
+
+
+@pytest.fixture(scope="module")
+def gsm8k() -> list[dict]:
+    return json.loads((DATA / "gsm8k_xwin.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("compat", ["fixed", "xwin"])
+def test_gsm8k_anchor_round_trip(gsm8k, compat):
+    responses = [f"Let me think.\nThe answer is: {it['answer']}." for it in gsm8k]
+    golds = [it["answer"] for it in gsm8k]
+    r = mf.check_batch(responses, golds, compat=compat)
+    assert len(r) == 1319
+    assert int(r.correct.sum()) == 1319
+    assert set(r.reason.tolist()) == {"correct"}
+
+
+def test_gsm8k_solutions_with_anchor_fixed(gsm8k):
+    responses = [f"{it['solution']}\nThe answer is: {it['answer']}." for it in gsm8k]
+    r = mf.check_batch(responses, [it["answer"] for it in gsm8k])
+    assert int(r.correct.sum()) == 1319
+
+
+def test_gsm8k_bare_solutions_beat_the_seed(gsm8k):
+    # Rule-3-only extraction scores 1276/1319 in the seed (hyphens, spaced thousands).
+    responses = [it["solution"] for it in gsm8k]
+    golds = [it["answer"] for it in gsm8k]
+    fixed = mf.check_batch(responses, golds)
+    xwin = mf.check_batch(responses, golds, compat="xwin")
+    assert int(xwin.correct.sum()) == 1276
+    assert int(fixed.correct.sum()) > 1276
+
+
+@pytest.mark.parametrize(
+    ("response", "gold", "fixed", "xwin"),
+    [
+        ("The answer is: 1000.4", "1000", False, True),  # integer gold needs an equal value
+        ("The answer is: 1000.0", "1000", True, True),
+        ("The answer is: 123500.5", "123456", False, True),
+        ("The answer is: 50%", "0.5", True, False),  # percent
+        ("The answer is: $1,450,000.", "1,450,000", True, True),
+        ("The answer is: 10 000", "10000", True, False),  # thousands with spaces
+        ("The answer is: 18.\nThe answer is correct because 9*2=18.", "20", False, False),
+        ("The answer is: 18.\nThe answer is correct because 9*2=18.", "18", True, False),
+        ("We use the x-axis", "5", False, False),
+        ("Total: 3.5e-3", "0.0035", True, False),  # scientific notation
+        ("The final answer is 12", "12", True, True),
+        ("Thus \\[ x = \\frac{1}{2} \\]", "0.5", True, False),
+        ("so $$x=1$$", "1", True, False),
+        ("The answer is: 0.33", "1/3", True, False),
+        ("The answer is: 0.3", "1/3", False, False),
+    ],
+)
+def test_policies(response, gold, fixed, xwin):
+    assert mf.check(response, gold).correct is fixed
+    assert mf.check(response, gold, compat="xwin").correct is xwin
+
+
+def test_verdict_fields():
+    v = mf.check("so \\boxed{7}", "7")
+    assert (v.correct, v.reason, v.extracted, v.path) == (True, "correct", "7", "numeric")
+    assert bool(v)
+    v = mf.check("I don't know", "7")
+    assert (v.correct, v.reason, v.extracted) == (False, "no_answer", None)
+    assert mf.check("The answer is: 5", "").reason == "gold_unparseable"
+    assert mf.check("The answer is: blue", "5").reason == "pred_unparseable"
+
+
+def test_gold_may_be_wrapped():
+    assert mf.check("The answer is: 5", "$5$").correct
+    assert mf.check("The answer is: 5", "\\boxed{5}").correct
+
+
+def test_seed_signatures():
+    assert mf.simple_answer_check("The answer is: 43.04", "43", compat="xwin")
+    assert not mf.simple_answer_check("The answer is: 43.04", "43")
+    assert mf.latex_answer_check("The answer is: \\frac12", "\\frac{1}{2}", split=["The answer is: "])
+    assert mf.latex_answer_check("\\frac12", "\\frac{1}{2}", compat="xwin")
+    assert mf.extract_answer("so The answer is: 7.", compat="xwin") == "7."
+    assert mf.extract_answer("so The answer is: 7.") == "7"
+    assert mf.simple_answer_check(
+        "The answer is: 200 ml of 5% and 400 ml", "400, 200", eval_policy="model_include_gt", compat="xwin"
+    )
+
+
+def test_verify_gold_first():
+    assert mf.verify("0.5", "\\frac{1}{2}")
+    assert mf.verify("1000", "1,000")
+    assert not mf.verify("1000", "1000.4")
+
+
+def test_config_is_data_not_code(tmp_path):
+    cfg = mf.load_config()
+    assert cfg.extract_pattern == ("####", "The answer is: ", "The answer is")
+    assert cfg.for_type("MATH") == ("latex", "flex", "aggressive")
+    assert cfg.for_type("SVAMP") == ("simple", "flex", "strict")
+    assert mf.load_config(DATA / "eval_config_xwin.json") == cfg
+    bad = {"extract_pattern": ["x"], "policy": {"t": {"function": "eval", "extract_policy": "flex", "eval_policy": "strict"}}}
+    with pytest.raises(mf.ConfigError, match="function must be"):
+        mf.load_config(bad)
+    with pytest.raises(ValueError):
+        mf.load_config({"extract_pattern": "oops"})
+    custom = {"extract_pattern": ["ANSWER:"], "policy": {}}
+    assert mf.check("ANSWER: 5. Then 6", "5", config=custom).correct
+
+
+def test_bad_input_types_and_values():
+    with pytest.raises(TypeError, match="response must be a str"):
+        mf.check(5, "5")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        mf.check_batch("abc", ["a", "b", "c"])
+    with pytest.raises(TypeError, match=r"responses\[1\] must be a str or None"):
+        mf.check_batch(["a", 3], ["1", "2"])
+    with pytest.raises(mf.ShapeError):
+        mf.check_batch(["a"], ["1", "2"])
+    with pytest.raises(ValueError, match="compat"):
+        mf.check("a", "1", compat="nope")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="compat must be a str"):
+        mf.check("a", "1", compat=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        mf.check_batch(["a"], ["1"], threads=0)
+    with pytest.raises(ValueError, match="empty"):
+        mf.extract_answer("x", split=[""])
+
+
+def test_bad_data_gets_reasons():
+    huge = "1" * (11 * 1024 * 1024)
+    r = mf.check_batch([None, "", huge, "The answer is: 3"], ["3", "3", "3", None])
+    assert r.reason.tolist() == ["no_answer", "no_answer", "over_budget", "gold_unparseable"]
+    assert not r.correct.any()
+    assert mf.check("\ud800 The answer is 3", "3").reason == "error"  # lone surrogate: not UTF-8
+
+
+def test_numpy_and_arrow_inputs():
+    pa = pytest.importorskip("pyarrow")
+    resp = ["The answer is: 1", None, "The answer is: 3", "The answer is: 4"]
+    gold = ["1", "2", "3", "5"]
+    expected = [True, False, True, False]
+    assert mf.check_batch(np.array(resp, dtype=object), np.array(gold, dtype=object)).correct.tolist() == expected
+    arr = pa.chunked_array([pa.array(resp[:2]), pa.array(resp[2:])])
+    r = mf.check_batch(arr, pa.array(gold))
+    assert r.correct.tolist() == expected
+    assert r.reason[1] == "no_answer"
+    sliced = pa.array(["junk"] + resp)[1:]
+    assert mf.check_batch(sliced, gold).correct.tolist() == expected
+    table = r.to_arrow()
+    assert table.column_names == ["correct", "reason", "extracted", "path"]
+    assert table.num_rows == 4
+    # Invalid UTF-8 inside an Arrow binary column is a per-item error, not an exception.
+    binary = pa.array([b"The answer is: 1", b"\xff\xfe"], type=pa.binary())
+    r = mf.check_batch(binary, ["1", "1"])
+    assert r.reason.tolist() == ["correct", "error"]
+
+
+def test_batch_equals_single_and_progress_chunks(monkeypatch):
+    resp = [f"The answer is: {i % 13}" for i in range(70_000)]
+    gold = [str(i % 11) for i in range(70_000)]
+    r = mf.check_batch(resp, gold, progress=True)
+    r2 = mf.check_batch(resp, gold, threads=1)
+    assert (r.correct == r2.correct).all()
+    for i in (0, 5, 12, 69_999):
+        assert r.verdict(i) == mf.check(resp[i], gold[i])
+
+
+@pytest.mark.timeout(120)
+def test_many_threads_share_the_library():
+    errors: list[BaseException] = []
+    resp = [f"The answer is: {i}" for i in range(2000)]
+
+    def work() -> None:
+        try:
+            for _ in range(5):
+                assert mf.check_batch(resp, [str(i) for i in range(2000)]).correct.all()
+                assert mf.check("The answer is: 2", "2").correct
+                assert mf.verify("2", "2.0")
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_sympy_fallback_decides_symbolic_cases():
+    v = mf.check("The answer is: $7x^2-63$", "7(x-3)(x+3)", kind="latex")
+    assert v.correct and v.path in {"symbolic", "sympy"}
+    assert mf.check("The answer is: 0.428571", "\\frac{3}{7}", compat="xwin").correct is False  # seed bug kept
+
+
+@pytest.mark.timeout(60)
+def test_sympy_pool_kills_stuck_workers():
+    from matheval_fast.sympy_pool import SympyPool
+
+    pool = SympyPool(workers=2, timeout=2.0)
+    try:
+        res = pool.run([("_sleep", [("30", "")]), ("_sleep", [("0", "")]), ("fixed", [("2", "1+1")])])
+        assert [r.status for r in res] == ["timeout", "ok", "ok"]
+        assert [r.equal for r in res] == [False, True, True]
+        # the pool still works after a kill, from another thread too
+        out: list = []
+        t = threading.Thread(target=lambda: out.extend(pool.run([("fixed", [("x+x", "2x")])], timeout=30)))
+        t.start()
+        t.join()
+        assert out[0].equal
+    finally:
+        pool.close()
+
+
+def test_model_text_is_never_executed(tmp_path):
+    marker = tmp_path / "pwned"
+    payload = f"__import__('pathlib').Path({str(marker)!r}).write_text('x')"
+    for compat in ("fixed", "xwin"):
+        mf.check(f"The answer is: {payload}", "1", compat=compat, kind="latex")
+        mf.check(f"The answer is: {payload}", "1", compat=compat, kind="simple")
+        mf.latex_answer_check(payload, "1", compat=compat)
+    mf.verify("1", payload)
+    assert not marker.exists()
