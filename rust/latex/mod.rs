@@ -282,4 +282,99 @@ mod tests {
             "\\frac{1}{2}"
         );
     }
+
+    use proptest::prelude::*;
+
+    /// Strings over an alphabet rich in LaTeX syntax, so the fuzzing reaches deep states.
+    fn latexish() -> impl Strategy<Value = String> {
+        let atoms = prop::sample::select(vec![
+            "\\frac",
+            "\\sqrt",
+            "{",
+            "}",
+            "(",
+            ")",
+            "[",
+            "]",
+            "\\{",
+            "\\}",
+            "|",
+            "^",
+            "_",
+            "1",
+            "23",
+            "4.5",
+            "x",
+            "y",
+            "e",
+            "i",
+            "\\pi",
+            "+",
+            "-",
+            "\\cdot",
+            "/",
+            "=",
+            "<",
+            "\\le",
+            ",",
+            ";",
+            "\\pm",
+            "!",
+            "\\%",
+            "\\left(",
+            "\\right)",
+            "\\sin",
+            "\\log_",
+            "\\begin{pmatrix}",
+            "\\end{pmatrix}",
+            "&",
+            "\\\\",
+            "\\text{ and }",
+            "\\boxed{",
+            "\\infty",
+            "\\cup",
+            "\\in",
+            " ",
+            "$",
+            "\\sum_{k=1}^",
+            "\\int",
+            "d",
+            "\\lim_{x\\to",
+            "\\binom",
+            "√",
+            "π",
+            "≤",
+            "²",
+            "10{,}000",
+            "\\dfrac12",
+        ]);
+        prop::collection::vec(atoms, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn parser_never_panics_on_arbitrary_text(s in "\\PC{0,80}") {
+            let _ = parse(&s, &ParseOptions::default());
+            let _ = answer_text(&s);
+        }
+
+        #[test]
+        fn parser_never_panics_on_latex_soup(s in latexish()) {
+            if let Err(Error::Parse { position, .. }) = parse(&s, &ParseOptions::default()) {
+                prop_assert!(position <= s.chars().count());
+            }
+        }
+
+        #[test]
+        fn printing_is_stable(s in latexish()) {
+            // A canonical form parses to the same canonical form (for the plain-math subset).
+            if let Ok(e) = parse(&s, &ParseOptions::default()) {
+                let once = canonical(&e).to_string();
+                let twice = canonical(&canonical(&e)).to_string();
+                prop_assert_eq!(once, twice);
+            }
+        }
+    }
 }

@@ -1044,6 +1044,13 @@ impl Parser {
             {
                 self.i += 2;
                 None
+            } else if let Some(Tok::Letter(c)) = self.peek().cloned() {
+                // A bare letter or number bound takes no subscript: `\int^b_a` is from a to b.
+                self.i += 1;
+                Some(Expr::Sym(c.to_string(), None))
+            } else if let Some(Tok::Num(n, _)) = self.peek().cloned() {
+                self.i += 1;
+                Some(Expr::Num(n))
             } else {
                 Some(self.parse_script_arg()?)
             };

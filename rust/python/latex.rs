@@ -9,14 +9,29 @@ use crate::latex::{self, ParseOptions};
 #[pyo3(signature = (text, /))]
 fn parse_latex(py: Python<'_>, text: &str) -> PyResult<String> {
     let text = text.to_owned();
-    py.detach(move || latex::parse(&text, &ParseOptions::default()).map(|e| e.to_string())).map_err(to_pyerr)
+    py.detach(move || latex::parse(&text, &ParseOptions::default()).map(|e| e.to_string()))
+        .map_err(to_pyerr)
 }
 
 #[pyfunction]
 #[pyo3(signature = (gold, pred, /, *, strict = false))]
-fn latex_equivalent(py: Python<'_>, gold: &str, pred: &str, strict: bool) -> (&'static str, &'static str) {
+fn latex_equivalent(
+    py: Python<'_>,
+    gold: &str,
+    pred: &str,
+    strict: bool,
+) -> (&'static str, &'static str) {
     let (gold, pred) = (gold.to_owned(), pred.to_owned());
-    let out = py.detach(move || equiv::equivalent(&gold, &pred, &EquivOptions { strict, ..EquivOptions::default() }));
+    let out = py.detach(move || {
+        equiv::equivalent(
+            &gold,
+            &pred,
+            &EquivOptions {
+                strict,
+                ..EquivOptions::default()
+            },
+        )
+    });
     let result = match out.result {
         Equivalence::Equal => "equal",
         Equivalence::NotEqual => "not_equal",
