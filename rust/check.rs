@@ -144,11 +144,7 @@ impl Verdict {
     pub fn decided(correct: bool, path: DecidedBy, extracted: Option<String>) -> Self {
         Verdict {
             correct,
-            reason: if correct {
-                Reason::Correct
-            } else {
-                Reason::Incorrect
-            },
+            reason: if correct { Reason::Correct } else { Reason::Incorrect },
             extracted,
             path,
             sympy: None,
@@ -156,13 +152,7 @@ impl Verdict {
     }
 
     pub fn with_reason(reason: Reason, path: DecidedBy, extracted: Option<String>) -> Self {
-        Verdict {
-            correct: reason == Reason::Correct,
-            reason,
-            extracted,
-            path,
-            sympy: None,
-        }
+        Verdict { correct: reason == Reason::Correct, reason, extracted, path, sympy: None }
     }
 }
 
@@ -236,10 +226,8 @@ pub fn resolve_kind(kind: Kind, gold: &str) -> Kind {
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
 /// verdict `error` for that item (and a test case for us), not an exception for the batch.
 pub fn check(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        check_unguarded(response, gold, opts)
-    }))
-    .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_unguarded(response, gold, opts)))
+        .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
 }
 
 fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
@@ -247,13 +235,9 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Text(g) if g.len() > MAX_INPUT_BYTES => {
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
-        Input::Text(g) if g.trim().is_empty() => {
-            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None)
-        }
+        Input::Text(g) if g.trim().is_empty() => return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None),
         Input::Text(g) => g.as_str(),
-        Input::Missing => {
-            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None)
-        }
+        Input::Missing => return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
     let response = match response {
@@ -274,36 +258,18 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
 }
 
 /// The seed's `latex_answer_check`; `split=None` means "no extraction", as in the seed.
-pub fn xwin_latex(
-    response: &str,
-    gold: &str,
-    split: Option<&[String]>,
-    opts: &CheckOptions,
-) -> Verdict {
+pub fn xwin_latex(response: &str, gold: &str, split: Option<&[String]>, opts: &CheckOptions) -> Verdict {
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Aggressive);
     match xwin::latex_answer_check(response, gold, split, opts.extract_policy, policy) {
         Err(_) => Verdict::with_reason(Reason::Error, DecidedBy::None, None),
-        Ok(o) if o.extracted.is_none() => {
-            Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None)
+        Ok(o) if o.extracted.is_none() => Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
+        Ok(o) if o.decided_true => {
+            Verdict::decided(true, if o.literal { DecidedBy::Literal } else { DecidedBy::Numeric }, o.extracted)
         }
-        Ok(o) if o.decided_true => Verdict::decided(
-            true,
-            if o.literal {
-                DecidedBy::Literal
-            } else {
-                DecidedBy::Numeric
-            },
-            o.extracted,
-        ),
-        Ok(o) if o.sympy_pairs.is_empty() => {
-            Verdict::decided(false, DecidedBy::Numeric, o.extracted)
-        }
+        Ok(o) if o.sympy_pairs.is_empty() => Verdict::decided(false, DecidedBy::Numeric, o.extracted),
         Ok(o) => {
             let mut v = Verdict::decided(false, DecidedBy::Sympy, o.extracted);
-            v.sympy = Some(SympyTask {
-                compat: Compat::Xwin,
-                pairs: o.sympy_pairs,
-            });
+            v.sympy = Some(SympyTask { compat: Compat::Xwin, pairs: o.sympy_pairs });
             v
         }
     }
@@ -314,18 +280,8 @@ pub fn xwin_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
     match xwin::simple_answer_check(response, gold, opts.extract_policy, policy, &opts.split) {
         Err(_) => Verdict::with_reason(Reason::Error, DecidedBy::None, None),
-        Ok(o) if o.extracted.is_none() => {
-            Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None)
-        }
-        Ok(o) => Verdict::decided(
-            o.correct,
-            if o.numeric {
-                DecidedBy::Numeric
-            } else {
-                DecidedBy::Literal
-            },
-            o.extracted,
-        ),
+        Ok(o) if o.extracted.is_none() => Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
+        Ok(o) => Verdict::decided(o.correct, if o.numeric { DecidedBy::Numeric } else { DecidedBy::Literal }, o.extracted),
     }
 }
 
@@ -348,10 +304,7 @@ fn rhs_of_equation(s: &str) -> &str {
 /// Literal comparison for answers without numbers: case-, space- and punctuation-insensitive.
 fn literal_words_equal(a: &str, b: &str) -> bool {
     let norm = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
+        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
     };
     let (x, y) = (norm(a), norm(b));
     !x.is_empty() && x == y
@@ -369,11 +322,7 @@ pub fn fixed_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict 
     let p = rhs_of_equation(&p_full);
     let ex = Some(extracted.clone());
     if let (Some(gn), Some(pn)) = (number::parse_number(&g), number::parse_number(p)) {
-        if matches!(
-            policy,
-            EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative
-        ) || numbers_equal(&gn, &pn, true)
-        {
+        if matches!(policy, EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative) || numbers_equal(&gn, &pn, true) {
             return Verdict::decided(numbers_equal(&gn, &pn, true), DecidedBy::Numeric, ex);
         }
     }
@@ -410,38 +359,22 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
-    verdict_from_equiv(
-        gold,
-        &extracted,
-        &EquivOptions::default(),
-        Some(extracted.clone()),
-    )
+    verdict_from_equiv(gold, &extracted, &EquivOptions::default(), Some(extracted.clone()))
 }
 
 /// Equivalence of two extracted answers as a verdict (used by `check` and `verify`).
-pub fn verdict_from_equiv(
-    gold: &str,
-    pred: &str,
-    eopts: &EquivOptions,
-    extracted: Option<String>,
-) -> Verdict {
+pub fn verdict_from_equiv(gold: &str, pred: &str, eopts: &EquivOptions, extracted: Option<String>) -> Verdict {
     let o = equiv::equivalent(gold, pred, eopts);
     if !o.gold_parsed {
         return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, extracted);
     }
     match o.result {
         Equivalence::Equal => Verdict::decided(true, o.path, extracted),
-        Equivalence::NotEqual if !o.pred_parsed => {
-            Verdict::with_reason(Reason::PredUnparseable, o.path, extracted)
-        }
+        Equivalence::NotEqual if !o.pred_parsed => Verdict::with_reason(Reason::PredUnparseable, o.path, extracted),
         Equivalence::NotEqual => Verdict::decided(false, o.path, extracted),
         Equivalence::Undecided => {
             let mut v = Verdict::with_reason(
-                if o.over_budget {
-                    Reason::OverBudget
-                } else {
-                    Reason::Incorrect
-                },
+                if o.over_budget { Reason::OverBudget } else { Reason::Incorrect },
                 DecidedBy::Sympy,
                 extracted,
             );
@@ -455,23 +388,14 @@ pub fn verdict_from_equiv(
 }
 
 /// `extract_answer` of the public API in either mode.
-pub fn extract_answer(
-    text: &str,
-    split: &[String],
-    policy: ExtractPolicy,
-    compat: Compat,
-) -> Option<String> {
+pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy, compat: Compat) -> Option<String> {
     if text.len() > MAX_INPUT_BYTES {
         return None;
     }
     match compat {
         Compat::Xwin => xwin::extract_answer(text, split, policy),
         Compat::Fixed => {
-            let opts = CheckOptions {
-                extract_policy: policy,
-                split: split.to_vec(),
-                ..CheckOptions::default()
-            };
+            let opts = CheckOptions { extract_policy: policy, split: split.to_vec(), ..CheckOptions::default() };
             fixed_extract(text, &opts)
         }
     }
@@ -507,14 +431,7 @@ mod tests {
     }
 
     fn xwin(resp: &str, gold: &str) -> Verdict {
-        check(
-            &resp.into(),
-            &gold.into(),
-            &CheckOptions {
-                compat: Compat::Xwin,
-                ..CheckOptions::default()
-            },
-        )
+        check(&resp.into(), &gold.into(), &CheckOptions { compat: Compat::Xwin, ..CheckOptions::default() })
     }
 
     #[test]
@@ -531,45 +448,21 @@ mod tests {
         assert!(!fixed("The answer is: 1000.4", "1000").correct);
         assert!(xwin("The answer is: 1000.4", "1000").correct);
         assert!(fixed("The answer is: 50%", "0.5").correct);
-        assert!(
-            fixed(
-                "The answer is: 18.\nThe answer is correct because 9*2=18.",
-                "18"
-            )
-            .correct
-        );
-        assert!(
-            !xwin(
-                "The answer is: 18.\nThe answer is correct because 9*2=18.",
-                "20"
-            )
-            .correct
-        );
+        assert!(fixed("The answer is: 18.\nThe answer is correct because 9*2=18.", "18").correct);
+        assert!(!xwin("The answer is: 18.\nThe answer is correct because 9*2=18.", "20").correct);
         assert!(fixed("the zoo-keeper counted 12 animals in the x-axis", "12").correct);
-        assert!(
-            fixed("It costs $400 000 in total.", "400000").correct
-                || fixed("The answer is $400 000", "400000").correct
-        );
+        assert!(fixed("It costs $400 000 in total.", "400000").correct || fixed("The answer is $400 000", "400000").correct);
     }
 
     #[test]
     fn reasons() {
         assert_eq!(fixed("no digits here", "5").reason, Reason::NoAnswer);
-        assert_eq!(
-            check(&Input::Missing, &"5".into(), &CheckOptions::default()).reason,
-            Reason::NoAnswer
-        );
+        assert_eq!(check(&Input::Missing, &"5".into(), &CheckOptions::default()).reason, Reason::NoAnswer);
         assert_eq!(fixed("The answer is 5", "").reason, Reason::GoldUnparseable);
-        assert_eq!(
-            check(&Input::BadUtf8, &"5".into(), &CheckOptions::default()).reason,
-            Reason::Error
-        );
+        assert_eq!(check(&Input::BadUtf8, &"5".into(), &CheckOptions::default()).reason, Reason::Error);
         let big = "1".repeat(MAX_INPUT_BYTES + 1);
         assert_eq!(fixed(&big, "5").reason, Reason::OverBudget);
-        assert_eq!(
-            fixed("The answer is: blue", "5").reason,
-            Reason::PredUnparseable
-        );
+        assert_eq!(fixed("The answer is: blue", "5").reason, Reason::PredUnparseable);
     }
 
     #[test]

@@ -37,27 +37,8 @@ fn anchor_regex() -> &'static Regex {
 
 /// Words that, right after an anchor, show the sentence is about the answer, not the answer.
 const NOT_AN_ANSWER: &[&str] = &[
-    "correct",
-    "incorrect",
-    "wrong",
-    "right",
-    "indeed",
-    "clearly",
-    "because",
-    "that",
-    "shown",
-    "given",
-    "above",
-    "below",
-    "not",
-    "as",
-    "therefore",
-    "thus",
-    "obtained",
-    "found",
-    "calculated",
-    "verified",
-    "confirmed",
+    "correct", "incorrect", "wrong", "right", "indeed", "clearly", "because", "that", "shown", "given", "above", "below",
+    "not", "as", "therefore", "thus", "obtained", "found", "calculated", "verified", "confirmed",
 ];
 
 /// Extract the final answer from a response.
@@ -72,28 +53,16 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     anchors.dedup();
     for &pos in anchors.iter().rev() {
         if let Some(a) = answer_after_anchor(text, pos) {
-            return Some(Extracted {
-                answer: a,
-                by: ExtractedBy::Anchor,
-            });
+            return Some(Extracted { answer: a, by: ExtractedBy::Anchor });
         }
     }
     if let Some(b) = last_box(text) {
-        return Some(Extracted {
-            answer: b,
-            by: ExtractedBy::Boxed,
-        });
+        return Some(Extracted { answer: b, by: ExtractedBy::Boxed });
     }
     if let Some(m) = last_math_span(text) {
-        return Some(Extracted {
-            answer: m,
-            by: ExtractedBy::MathSpan,
-        });
+        return Some(Extracted { answer: m, by: ExtractedBy::MathSpan });
     }
-    scan_numbers(text).pop().map(|f| Extracted {
-        answer: text[f.start..f.end].to_string(),
-        by: ExtractedBy::LastNumber,
-    })
+    scan_numbers(text).pop().map(|f| Extracted { answer: text[f.start..f.end].to_string(), by: ExtractedBy::LastNumber })
 }
 
 /// The answer right after an anchor ending at `pos`, or `None` if none follows.
@@ -114,11 +83,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         }
         return non_empty(inner.to_string());
     }
-    let first_word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<String>()
-        .to_lowercase();
+    let first_word: String = rest.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
     if NOT_AN_ANSWER.contains(&first_word.as_str()) {
         return None;
     }
@@ -137,9 +102,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
     }
     let mut ans = line[..end].trim().trim_end_matches(['*', '.', ' ']).trim();
     // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
-    if text[..pos].ends_with("####")
-        && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
-    {
+    if text[..pos].ends_with("####") && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
         return None;
     }
     if let Some(b) = whole_box(ans) {
@@ -179,10 +142,7 @@ fn box_at(s: &str, i: usize) -> Option<(String, usize)> {
     }
     if ws > 0 {
         // `\boxed 5`: one token
-        let tok_end = open
-            + s[open..]
-                .find(|c: char| c.is_whitespace() || c == '$')
-                .unwrap_or(s.len() - open);
+        let tok_end = open + s[open..].find(|c: char| c.is_whitespace() || c == '$').unwrap_or(s.len() - open);
         if tok_end > open {
             return Some((s[open..tok_end].to_string(), tok_end));
         }
@@ -245,9 +205,7 @@ fn last_math_span(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'$'
-            || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'('))
-        {
+        if b[i] == b'$' || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'(')) {
             if let Some((c, end)) = math_span_at(text, i) {
                 if !c.trim().is_empty() {
                     last = Some(c.trim().to_string());
@@ -271,40 +229,22 @@ mod tests {
 
     #[test]
     fn anchors_take_the_answer_not_the_tail() {
-        assert_eq!(
-            ex("so The answer is: 18. Then we check 5.").as_deref(),
-            Some("18")
-        );
-        assert_eq!(
-            ex("The answer is: 18.\nThe answer is correct because 3+15=18.").as_deref(),
-            Some("18")
-        );
-        assert_eq!(
-            ex("The final answer is $\\frac{1}{2}$. Done").as_deref(),
-            Some("\\frac{1}{2}")
-        );
+        assert_eq!(ex("so The answer is: 18. Then we check 5.").as_deref(), Some("18"));
+        assert_eq!(ex("The answer is: 18.\nThe answer is correct because 3+15=18.").as_deref(), Some("18"));
+        assert_eq!(ex("The final answer is $\\frac{1}{2}$. Done").as_deref(), Some("\\frac{1}{2}"));
         assert_eq!(ex("the answer is \\boxed{7} apples").as_deref(), Some("7"));
         assert_eq!(ex("#### 1,234").as_deref(), Some("1,234"));
-        assert_eq!(
-            ex("The answer is: 12\n#### Note\nmore").as_deref(),
-            Some("12")
-        );
+        assert_eq!(ex("The answer is: 12\n#### Note\nmore").as_deref(), Some("12"));
         assert_eq!(ex("Answer: 3.5 km").as_deref(), Some("3.5 km"));
     }
 
     #[test]
     fn fallbacks() {
         assert_eq!(ex("we get \\boxed{5} and \\fbox{6}").as_deref(), Some("6"));
-        assert_eq!(
-            ex("so \\[ x = \\frac{1}{2} \\]").as_deref(),
-            Some("x = \\frac{1}{2}")
-        );
+        assert_eq!(ex("so \\[ x = \\frac{1}{2} \\]").as_deref(), Some("x = \\frac{1}{2}"));
         assert_eq!(ex("ends in $$\\sqrt{2}$$").as_deref(), Some("\\sqrt{2}"));
         assert_eq!(ex("She pays $5 and gets $3 back").as_deref(), Some("3"));
-        assert_eq!(
-            ex("the zoo-keeper fed 12 animals. x-axis").as_deref(),
-            Some("12")
-        );
+        assert_eq!(ex("the zoo-keeper fed 12 animals. x-axis").as_deref(), Some("12"));
         assert_eq!(ex("value is 3.5e-3").as_deref(), Some("3.5e-3"));
         assert_eq!(ex("no numbers"), None);
     }

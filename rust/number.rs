@@ -30,13 +30,7 @@ impl Number {
             n = -n;
             d = -d;
         }
-        Some(Number {
-            exact: Some((n, d)),
-            value: n as f64 / d as f64,
-            decimals: None,
-            sig_digits: 0,
-            percent: false,
-        })
+        Some(Number { exact: Some((n, d)), value: n as f64 / d as f64, decimals: None, sig_digits: 0, percent: false })
     }
 
     /// Is the value an integer written as one (or an exact fraction equal to one)?
@@ -47,13 +41,10 @@ impl Number {
     fn scaled_percent(&self) -> Number {
         let mut n = self.clone();
         n.value /= 100.0;
-        n.exact = self
-            .exact
-            .and_then(|(a, b)| b.checked_mul(100).map(|d| (a, d)))
-            .and_then(|(a, d)| {
-                let g = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
-                Some((a / g.max(1), d / g.max(1)))
-            });
+        n.exact = self.exact.and_then(|(a, b)| b.checked_mul(100).map(|d| (a, d))).and_then(|(a, d)| {
+            let g = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
+            Some((a / g.max(1), d / g.max(1)))
+        });
         n.decimals = self.decimals.map(|d| d + 2);
         n.percent = false;
         n
@@ -85,9 +76,7 @@ pub fn normalize_answer(s: &str) -> String {
                 t = t[open.len()..t.len() - close.len()].to_string();
             }
         }
-        for mac in [
-            "\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox",
-        ] {
+        for mac in ["\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox"] {
             if let Some(inner) = whole_macro_arg(&t, mac) {
                 t = inner.to_string();
             }
@@ -171,10 +160,7 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
                 }
                 if s[k..].starts_with(sep) {
                     let g = k + sep.len();
-                    if g + 3 <= b.len()
-                        && b[g..g + 3].iter().all(u8::is_ascii_digit)
-                        && !(g + 3 < b.len() && b[g + 3].is_ascii_digit())
-                    {
+                    if g + 3 <= b.len() && b[g..g + 3].iter().all(u8::is_ascii_digit) && !(g + 3 < b.len() && b[g + 3].is_ascii_digit()) {
                         matched = Some((g, g + 3));
                     }
                     break;
@@ -234,51 +220,22 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
     }
     let digits = format!("{int_digits}{frac_digits}");
     let trimmed = digits.trim_start_matches('0');
-    let sig = if trimmed.is_empty() {
-        1
-    } else {
-        trimmed.len() as u32
-    };
+    let sig = if trimmed.is_empty() { 1 } else { trimmed.len() as u32 };
     let scale = frac_digits.len() as i32 - exp;
-    let mantissa: Option<i128> = if digits.len() <= 36 {
-        digits.parse().ok()
-    } else {
-        None
-    };
+    let mantissa: Option<i128> = if digits.len() <= 36 { digits.parse().ok() } else { None };
     let exact = mantissa.and_then(|m| {
         if scale >= 0 {
             pow10(scale as u32).map(|d| (m, d))
         } else {
-            pow10((-scale) as u32)
-                .and_then(|p| m.checked_mul(p))
-                .map(|n| (n, 1))
+            pow10((-scale) as u32).and_then(|p| m.checked_mul(p)).map(|n| (n, 1))
         }
     });
-    let value: f64 = format!(
-        "{}{}e{}",
-        if int_digits.is_empty() {
-            "0"
-        } else {
-            &int_digits
-        },
-        if has_point {
-            format!(".{frac_digits}")
-        } else {
-            String::new()
-        },
-        exp
-    )
-    .parse()
-    .ok()?;
+    let value: f64 = format!("{}{}e{}", if int_digits.is_empty() { "0" } else { &int_digits }, if has_point { format!(".{frac_digits}") } else { String::new() }, exp)
+        .parse()
+        .ok()?;
     let mut n = match exact {
         Some((a, d)) => Number::from_ratio(a, d)?,
-        None => Number {
-            exact: None,
-            value,
-            decimals: None,
-            sig_digits: 0,
-            percent: false,
-        },
+        None => Number { exact: None, value, decimals: None, sig_digits: 0, percent: false },
     };
     n.value = value;
     if has_point || (has_exp && exp < 0) {
@@ -314,10 +271,7 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
         let close = inner.find('}')?;
         (&inner[..close], close + 2)
     } else {
-        let len = r2
-            .char_indices()
-            .take_while(|&(j, c)| c.is_ascii_digit() || (j == 0 && c == '-'))
-            .count();
+        let len = r2.char_indices().take_while(|&(j, c)| c.is_ascii_digit() || (j == 0 && c == '-')).count();
         (&r2[..len], len)
     };
     let e: i32 = body.trim().replace('\u{2212}', "-").parse().ok()?;
@@ -338,17 +292,9 @@ pub fn parse_number(s: &str) -> Option<Number> {
         _ => (false, t),
     };
     let body = strip_currency(body.trim_start());
-    let (mut n, end) = if let Some(f) = frac_at(body, 0) {
-        f
-    } else {
-        literal_at(body, 0, true)?
-    };
+    let (mut n, end) = if let Some(f) = frac_at(body, 0) { f } else { literal_at(body, 0, true)? };
     let mut rest = body[end..].trim_start();
-    if let Some(r) = rest
-        .strip_prefix('%')
-        .or_else(|| rest.strip_prefix("\\%"))
-        .or_else(|| rest.strip_prefix("percent"))
-    {
+    if let Some(r) = rest.strip_prefix('%').or_else(|| rest.strip_prefix("\\%")).or_else(|| rest.strip_prefix("percent")) {
         n.percent = true;
         rest = r.trim_start();
     }
@@ -378,35 +324,20 @@ fn strip_currency(s: &str) -> &str {
 /// Unit words after a number: letters (with `^2`, `/`, `\text{..}`), nothing numeric.
 fn is_unit_tail(rest: &str) -> bool {
     let r = rest.trim_end_matches(['.', '!', ' ']);
-    if let Some(inner) = whole_macro_arg(r, "\\text")
-        .or_else(|| whole_macro_arg(r, "\\mbox"))
-        .or_else(|| whole_macro_arg(r, "\\mathrm"))
-    {
+    if let Some(inner) = whole_macro_arg(r, "\\text").or_else(|| whole_macro_arg(r, "\\mbox")).or_else(|| whole_macro_arg(r, "\\mathrm")) {
         return is_unit_tail(inner) || inner.trim().is_empty();
     }
     !r.is_empty()
         && r.len() <= 40
-        && r.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '\\')
-        && r.chars().all(|c| {
-            c.is_alphabetic()
-                || matches!(
-                    c,
-                    ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'
-                )
-        })
+        && r.chars().next().is_some_and(|c| c.is_alphabetic() || c == '\\')
+        && r.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'))
         && !r.contains("\\frac")
 }
 
 /// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.
 fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
     let r = &s[i..];
-    if let Some(after) = r
-        .strip_prefix("\\frac")
-        .or_else(|| r.strip_prefix("\\dfrac"))
-        .or_else(|| r.strip_prefix("\\tfrac"))
-    {
+    if let Some(after) = r.strip_prefix("\\frac").or_else(|| r.strip_prefix("\\dfrac")).or_else(|| r.strip_prefix("\\tfrac")) {
         let base = s.len() - after.len();
         let (a, e1) = frac_arg(s, base)?;
         let (b, e2) = frac_arg(s, e1)?;
@@ -464,13 +395,7 @@ fn divide(a: &Number, b: &Number) -> Option<Number> {
             if b.value == 0.0 {
                 return None;
             }
-            Some(Number {
-                exact: None,
-                value: a.value / b.value,
-                decimals: None,
-                sig_digits: 0,
-                percent: false,
-            })
+            Some(Number { exact: None, value: a.value / b.value, decimals: None, sig_digits: 0, percent: false })
         }
     }
 }
@@ -485,15 +410,9 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
     while i < b.len() {
         let c = b[i];
         // Only ASCII bytes start a number, so every slice below is at a char boundary.
-        let starts_frac = c == b'\\'
-            && (s[i..].starts_with("\\frac")
-                || s[i..].starts_with("\\dfrac")
-                || s[i..].starts_with("\\tfrac"));
-        let starts_num = c.is_ascii_digit()
-            || (c == b'.'
-                && i + 1 < b.len()
-                && b[i + 1].is_ascii_digit()
-                && (i == 0 || !b[i - 1].is_ascii_digit()));
+        let starts_frac =
+            c == b'\\' && (s[i..].starts_with("\\frac") || s[i..].starts_with("\\dfrac") || s[i..].starts_with("\\tfrac"));
+        let starts_num = c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()));
         if !(starts_num || starts_frac) {
             i += 1;
             continue;
@@ -501,10 +420,7 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
         // Skip digits glued to letters ("x2", "H2O") and unit exponents ("cm^2").
         if starts_num && i > 0 {
             let p = b[i - 1];
-            if p.is_ascii_alphabetic()
-                || p == b'_'
-                || (p == b'^' && i >= 2 && b[i - 2].is_ascii_alphabetic())
-            {
+            if p.is_ascii_alphabetic() || p == b'_' || (p == b'^' && i >= 2 && b[i - 2].is_ascii_alphabetic()) {
                 while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
                     i += 1;
                 }
@@ -535,11 +451,7 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
         } else if rest.starts_with(" percent") || rest.starts_with(" per cent") {
             n.percent = true;
         }
-        out.push(Found {
-            start,
-            end,
-            number: n,
-        });
+        out.push(Found { start, end, number: n });
         i = end.max(i + 1);
     }
     out
@@ -553,18 +465,9 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 ///   equals any value that rounds to it at `d` places: `0.33` = `1/3`, `2.83` = `2.828`.
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
 pub fn numbers_equal(gold: &Number, pred: &Number, rounding: bool) -> bool {
-    let gs = if gold.percent {
-        vec![gold.clone(), gold.scaled_percent()]
-    } else {
-        vec![gold.clone()]
-    };
-    let ps = if pred.percent {
-        vec![pred.clone(), pred.scaled_percent()]
-    } else {
-        vec![pred.clone()]
-    };
-    gs.iter()
-        .any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
+    let gs = if gold.percent { vec![gold.clone(), gold.scaled_percent()] } else { vec![gold.clone()] };
+    let ps = if pred.percent { vec![pred.clone(), pred.scaled_percent()] } else { vec![pred.clone()] };
+    gs.iter().any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
 }
 
 fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
@@ -599,9 +502,7 @@ fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
         return false;
     }
     let fine = if std::ptr::eq(coarse, g) { p } else { g };
-    let Some(d) = coarse.decimals else {
-        return false;
-    };
+    let Some(d) = coarse.decimals else { return false };
     if coarse.sig_digits < 2 {
         return false;
     }
@@ -665,16 +566,9 @@ mod tests {
 
     #[test]
     fn scanning_free_text() {
-        let v: Vec<f64> =
-            scan_numbers("the zoo-keeper fed 3 x-axis 5-3 and -4, total 1,234.5 cm^2")
-                .iter()
-                .map(|f| f.number.value)
-                .collect();
+        let v: Vec<f64> = scan_numbers("the zoo-keeper fed 3 x-axis 5-3 and -4, total 1,234.5 cm^2").iter().map(|f| f.number.value).collect();
         assert_eq!(v, vec![3.0, 5.0, 3.0, -4.0, 1234.5]);
-        let v: Vec<f64> = scan_numbers("\\frac{1}{2} and 25%")
-            .iter()
-            .map(|f| f.number.value)
-            .collect();
+        let v: Vec<f64> = scan_numbers("\\frac{1}{2} and 25%").iter().map(|f| f.number.value).collect();
         assert_eq!(v, vec![0.5, 25.0]);
     }
 }

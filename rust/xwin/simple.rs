@@ -39,9 +39,7 @@ fn cast_to_number(item: &str) -> Result<PyNum, XwinError> {
             return Err(XwinError); // int(float('inf')) raises
         }
         if (f.trunc() - f).abs() < 1e-10 {
-            return super::pynum::float_to_bigint(f)
-                .map(PyNum::Int)
-                .ok_or(XwinError);
+            return super::pynum::float_to_bigint(f).map(PyNum::Int).ok_or(XwinError);
         }
         return Ok(PyNum::Float(f));
     }
@@ -97,11 +95,7 @@ pub fn simple_answer_check(
     split: &[String],
 ) -> Result<SimpleOutcome, XwinError> {
     let Some(extracted) = extract_answer(model, split, extract_policy) else {
-        return Ok(SimpleOutcome {
-            correct: false,
-            extracted: None,
-            numeric: false,
-        });
+        return Ok(SimpleOutcome { correct: false, extracted: None, numeric: false });
     };
     let ans = extracted
         .trim_end_matches('.')
@@ -111,13 +105,7 @@ pub fn simple_answer_check(
         .trim_end_matches(' ')
         .trim_end_matches('\n')
         .replace('$', "");
-    let out = |correct: bool, numeric: bool| {
-        Ok(SimpleOutcome {
-            correct,
-            extracted: Some(extracted.clone()),
-            numeric,
-        })
-    };
+    let out = |correct: bool, numeric: bool| Ok(SimpleOutcome { correct, extracted: Some(extracted.clone()), numeric });
     let (mut gl, mut ml) = match (get_simple_numbers(gt), get_simple_numbers(&ans)) {
         (Ok(g), Ok(m)) => (g, m),
         _ => return out(false, true), // the seed's try/except: any cast error is False
@@ -160,20 +148,8 @@ mod tests {
     use super::*;
 
     fn chk(m: &str, g: &str) -> bool {
-        let sp = vec![
-            "####".to_string(),
-            "The answer is: ".to_string(),
-            "The answer is".to_string(),
-        ];
-        simple_answer_check(
-            &format!("The answer is: {m}"),
-            g,
-            ExtractPolicy::Flex,
-            EvalPolicy::Strict,
-            &sp,
-        )
-        .unwrap()
-        .correct
+        let sp = vec!["####".to_string(), "The answer is: ".to_string(), "The answer is".to_string()];
+        simple_answer_check(&format!("The answer is: {m}"), g, ExtractPolicy::Flex, EvalPolicy::Strict, &sp).unwrap().correct
     }
 
     #[test]
