@@ -170,9 +170,17 @@ fn is_label(e: &Expr) -> bool {
     }
 }
 
+/// Written decimals of a decimal literal that may be compared by rounding. A decimal with
+/// fewer than two significant digits is exact (`0.3` is not `\frac13`; `0.33` is), the same rule
+/// as the number checker's (`rust/number.rs`).
 fn decimals_of(e: &Expr) -> Option<u32> {
     match e {
-        Expr::Num(n) => n.decimals.filter(|d| *d > 0),
+        Expr::Num(n) => {
+            let d = n.decimals.filter(|d| *d > 0)?;
+            let scaled = &n.value * BigRational::from_integer(num_bigint::BigInt::from(10u32).pow(d));
+            let digits = scaled.to_integer().to_string().trim_start_matches(['-', '0']).len();
+            (digits >= 2).then_some(d)
+        }
         Expr::Neg(a) => decimals_of(a),
         _ => None,
     }
@@ -1463,6 +1471,9 @@ mod policy_examples {
             ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", N),
             ("\\sqrt{17}", "4.123105625617661", E),
             ("16386.16", "16386.164", E),
+            ("\\frac13", "0.33", E),
+            ("\\frac13", "0.3", N),
+            ("0.25", "0.3", N),
             ("10{,}000", "9999.857142857143", N),
             ("11,\\! 111", "11111", E),
             ("32, 349", "32349", N),
