@@ -24,7 +24,11 @@ pub fn check_batch(
     }
     if let Some(k) = kinds {
         if k.len() != responses.len() {
-            return Err(Error::Shape(format!("kinds must have one entry per response, got {} for {}", k.len(), responses.len())));
+            return Err(Error::Shape(format!(
+                "kinds must have one entry per response, got {} for {}",
+                k.len(),
+                responses.len()
+            )));
         }
     }
     let run = || -> Vec<Verdict> {
@@ -33,7 +37,10 @@ pub fn check_batch(
             .with_min_len(256)
             .map(|i| match kinds {
                 Some(k) if k[i] != opts.kind => {
-                    let o = CheckOptions { kind: k[i], ..opts.clone() };
+                    let o = CheckOptions {
+                        kind: k[i],
+                        ..opts.clone()
+                    };
                     check(&responses[i], &golds[i], &o)
                 }
                 _ => check(&responses[i], &golds[i], opts),
@@ -59,8 +66,12 @@ mod tests {
 
     #[test]
     fn batch_equals_single_calls() {
-        let resp: Vec<Input> = (0..1000).map(|i| Input::Text(format!("The answer is: {}.", i % 7))).collect();
-        let gold: Vec<Input> = (0..1000).map(|i| Input::Text(format!("{}", i % 5))).collect();
+        let resp: Vec<Input> = (0..1000)
+            .map(|i| Input::Text(format!("The answer is: {}.", i % 7)))
+            .collect();
+        let gold: Vec<Input> = (0..1000)
+            .map(|i| Input::Text(format!("{}", i % 5)))
+            .collect();
         let opts = CheckOptions::default();
         let b = check_batch(&resp, &gold, None, &opts, Some(2)).unwrap();
         for i in 0..1000 {

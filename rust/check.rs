@@ -144,7 +144,11 @@ impl Verdict {
     pub fn decided(correct: bool, path: DecidedBy, extracted: Option<String>) -> Self {
         Verdict {
             correct,
-            reason: if correct { Reason::Correct } else { Reason::Incorrect },
+            reason: if correct {
+                Reason::Correct
+            } else {
+                Reason::Incorrect
+            },
             extracted,
             path,
             sympy: None,
@@ -152,7 +156,13 @@ impl Verdict {
     }
 
     pub fn with_reason(reason: Reason, path: DecidedBy, extracted: Option<String>) -> Self {
-        Verdict { correct: reason == Reason::Correct, reason, extracted, path, sympy: None }
+        Verdict {
+            correct: reason == Reason::Correct,
+            reason,
+            extracted,
+            path,
+            sympy: None,
+        }
     }
 }
 
@@ -226,8 +236,10 @@ pub fn resolve_kind(kind: Kind, gold: &str) -> Kind {
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
 /// verdict `error` for that item (and a test case for us), not an exception for the batch.
 pub fn check(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_unguarded(response, gold, opts)))
-        .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        check_unguarded(response, gold, opts)
+    }))
+    .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
 }
 
 fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
@@ -235,9 +247,13 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Text(g) if g.len() > MAX_INPUT_BYTES => {
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
-        Input::Text(g) if g.trim().is_empty() => return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None),
+        Input::Text(g) if g.trim().is_empty() => {
+            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None)
+        }
         Input::Text(g) => g.as_str(),
-        Input::Missing => return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None),
+        Input::Missing => {
+            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None)
+        }
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
     let response = match response {
@@ -248,28 +264,57 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
-    let kind = resolve_kind(opts.kind, gold);
+    // The gold is normalised and parsed once, for `Kind::Auto` and the number checker alike.
+    let gold_norm = normalize_answer(gold);
+    let gold_num = if gold_norm.contains('\\') {
+        None
+    } else {
+        number::parse_number(&gold_norm)
+    };
+    let kind = match opts.kind {
+        Kind::Auto if gold_num.is_some() => Kind::Simple,
+        Kind::Auto => Kind::Latex,
+        k => k,
+    };
     match (opts.compat, kind) {
         (Compat::Xwin, Kind::Latex) => xwin_latex(response, gold, Some(&opts.split), opts),
         (Compat::Xwin, _) => xwin_simple(response, gold, opts),
         (Compat::Fixed, Kind::Latex) => fixed_latex(response, gold, opts),
-        (Compat::Fixed, _) => fixed_simple(response, gold, opts),
+        (Compat::Fixed, _) => fixed_simple_parsed(response, &gold_norm, gold_num, opts),
     }
 }
 
 /// The seed's `latex_answer_check`; `split=None` means "no extraction", as in the seed.
-pub fn xwin_latex(response: &str, gold: &str, split: Option<&[String]>, opts: &CheckOptions) -> Verdict {
+pub fn xwin_latex(
+    response: &str,
+    gold: &str,
+    split: Option<&[String]>,
+    opts: &CheckOptions,
+) -> Verdict {
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Aggressive);
     match xwin::latex_answer_check(response, gold, split, opts.extract_policy, policy) {
         Err(_) => Verdict::with_reason(Reason::Error, DecidedBy::None, None),
-        Ok(o) if o.extracted.is_none() => Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
-        Ok(o) if o.decided_true => {
-            Verdict::decided(true, if o.literal { DecidedBy::Literal } else { DecidedBy::Numeric }, o.extracted)
+        Ok(o) if o.extracted.is_none() => {
+            Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None)
         }
-        Ok(o) if o.sympy_pairs.is_empty() => Verdict::decided(false, DecidedBy::Numeric, o.extracted),
+        Ok(o) if o.decided_true => Verdict::decided(
+            true,
+            if o.literal {
+                DecidedBy::Literal
+            } else {
+                DecidedBy::Numeric
+            },
+            o.extracted,
+        ),
+        Ok(o) if o.sympy_pairs.is_empty() => {
+            Verdict::decided(false, DecidedBy::Numeric, o.extracted)
+        }
         Ok(o) => {
             let mut v = Verdict::decided(false, DecidedBy::Sympy, o.extracted);
-            v.sympy = Some(SympyTask { compat: Compat::Xwin, pairs: o.sympy_pairs });
+            v.sympy = Some(SympyTask {
+                compat: Compat::Xwin,
+                pairs: o.sympy_pairs,
+            });
             v
         }
     }
@@ -280,8 +325,18 @@ pub fn xwin_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
     match xwin::simple_answer_check(response, gold, opts.extract_policy, policy, &opts.split) {
         Err(_) => Verdict::with_reason(Reason::Error, DecidedBy::None, None),
-        Ok(o) if o.extracted.is_none() => Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
-        Ok(o) => Verdict::decided(o.correct, if o.numeric { DecidedBy::Numeric } else { DecidedBy::Literal }, o.extracted),
+        Ok(o) if o.extracted.is_none() => {
+            Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None)
+        }
+        Ok(o) => Verdict::decided(
+            o.correct,
+            if o.numeric {
+                DecidedBy::Numeric
+            } else {
+                DecidedBy::Literal
+            },
+            o.extracted,
+        ),
     }
 }
 
@@ -304,7 +359,10 @@ fn rhs_of_equation(s: &str) -> &str {
 /// Literal comparison for answers without numbers: case-, space- and punctuation-insensitive.
 fn literal_words_equal(a: &str, b: &str) -> bool {
     let norm = |s: &str| -> String {
-        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
     };
     let (x, y) = (norm(a), norm(b));
     !x.is_empty() && x == y
@@ -313,22 +371,36 @@ fn literal_words_equal(a: &str, b: &str) -> bool {
 /// GSM8K-style checking, fixed: one number compared with DESIGN.md's policies, or the multiset of
 /// numbers under the eval policy (strict / model_include_gt / gt_include_model).
 pub fn fixed_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
+    let g = normalize_answer(gold);
+    let gn = number::parse_number(&g);
+    fixed_simple_parsed(response, &g, gn, opts)
+}
+
+fn fixed_simple_parsed(
+    response: &str,
+    g: &str,
+    gold_num: Option<number::Number>,
+    opts: &CheckOptions,
+) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
-    let g = normalize_answer(gold);
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
     let ex = Some(extracted.clone());
-    if let (Some(gn), Some(pn)) = (number::parse_number(&g), number::parse_number(p)) {
-        if matches!(policy, EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative) || numbers_equal(&gn, &pn, true) {
+    if let (Some(gn), Some(pn)) = (gold_num, number::parse_number(p)) {
+        if matches!(
+            policy,
+            EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative
+        ) || numbers_equal(&gn, &pn, true)
+        {
             return Verdict::decided(numbers_equal(&gn, &pn, true), DecidedBy::Numeric, ex);
         }
     }
-    let gold_nums: Vec<_> = scan_numbers(&g).into_iter().map(|f| f.number).collect();
+    let gold_nums: Vec<_> = scan_numbers(g).into_iter().map(|f| f.number).collect();
     if gold_nums.is_empty() {
-        return Verdict::decided(literal_words_equal(&g, &p_full), DecidedBy::Literal, ex);
+        return Verdict::decided(literal_words_equal(g, &p_full), DecidedBy::Literal, ex);
     }
     let mut pred_nums: Vec<_> = scan_numbers(p).into_iter().map(|f| f.number).collect();
     if pred_nums.is_empty() {
@@ -359,22 +431,38 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
-    verdict_from_equiv(gold, &extracted, &EquivOptions::default(), Some(extracted.clone()))
+    verdict_from_equiv(
+        gold,
+        &extracted,
+        &EquivOptions::default(),
+        Some(extracted.clone()),
+    )
 }
 
 /// Equivalence of two extracted answers as a verdict (used by `check` and `verify`).
-pub fn verdict_from_equiv(gold: &str, pred: &str, eopts: &EquivOptions, extracted: Option<String>) -> Verdict {
+pub fn verdict_from_equiv(
+    gold: &str,
+    pred: &str,
+    eopts: &EquivOptions,
+    extracted: Option<String>,
+) -> Verdict {
     let o = equiv::equivalent(gold, pred, eopts);
     if !o.gold_parsed {
         return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, extracted);
     }
     match o.result {
         Equivalence::Equal => Verdict::decided(true, o.path, extracted),
-        Equivalence::NotEqual if !o.pred_parsed => Verdict::with_reason(Reason::PredUnparseable, o.path, extracted),
+        Equivalence::NotEqual if !o.pred_parsed => {
+            Verdict::with_reason(Reason::PredUnparseable, o.path, extracted)
+        }
         Equivalence::NotEqual => Verdict::decided(false, o.path, extracted),
         Equivalence::Undecided => {
             let mut v = Verdict::with_reason(
-                if o.over_budget { Reason::OverBudget } else { Reason::Incorrect },
+                if o.over_budget {
+                    Reason::OverBudget
+                } else {
+                    Reason::Incorrect
+                },
                 DecidedBy::Sympy,
                 extracted,
             );
@@ -388,14 +476,23 @@ pub fn verdict_from_equiv(gold: &str, pred: &str, eopts: &EquivOptions, extracte
 }
 
 /// `extract_answer` of the public API in either mode.
-pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy, compat: Compat) -> Option<String> {
+pub fn extract_answer(
+    text: &str,
+    split: &[String],
+    policy: ExtractPolicy,
+    compat: Compat,
+) -> Option<String> {
     if text.len() > MAX_INPUT_BYTES {
         return None;
     }
     match compat {
         Compat::Xwin => xwin::extract_answer(text, split, policy),
         Compat::Fixed => {
-            let opts = CheckOptions { extract_policy: policy, split: split.to_vec(), ..CheckOptions::default() };
+            let opts = CheckOptions {
+                extract_policy: policy,
+                split: split.to_vec(),
+                ..CheckOptions::default()
+            };
             fixed_extract(text, &opts)
         }
     }
@@ -431,7 +528,14 @@ mod tests {
     }
 
     fn xwin(resp: &str, gold: &str) -> Verdict {
-        check(&resp.into(), &gold.into(), &CheckOptions { compat: Compat::Xwin, ..CheckOptions::default() })
+        check(
+            &resp.into(),
+            &gold.into(),
+            &CheckOptions {
+                compat: Compat::Xwin,
+                ..CheckOptions::default()
+            },
+        )
     }
 
     #[test]
@@ -448,21 +552,45 @@ mod tests {
         assert!(!fixed("The answer is: 1000.4", "1000").correct);
         assert!(xwin("The answer is: 1000.4", "1000").correct);
         assert!(fixed("The answer is: 50%", "0.5").correct);
-        assert!(fixed("The answer is: 18.\nThe answer is correct because 9*2=18.", "18").correct);
-        assert!(!xwin("The answer is: 18.\nThe answer is correct because 9*2=18.", "20").correct);
+        assert!(
+            fixed(
+                "The answer is: 18.\nThe answer is correct because 9*2=18.",
+                "18"
+            )
+            .correct
+        );
+        assert!(
+            !xwin(
+                "The answer is: 18.\nThe answer is correct because 9*2=18.",
+                "20"
+            )
+            .correct
+        );
         assert!(fixed("the zoo-keeper counted 12 animals in the x-axis", "12").correct);
-        assert!(fixed("It costs $400 000 in total.", "400000").correct || fixed("The answer is $400 000", "400000").correct);
+        assert!(
+            fixed("It costs $400 000 in total.", "400000").correct
+                || fixed("The answer is $400 000", "400000").correct
+        );
     }
 
     #[test]
     fn reasons() {
         assert_eq!(fixed("no digits here", "5").reason, Reason::NoAnswer);
-        assert_eq!(check(&Input::Missing, &"5".into(), &CheckOptions::default()).reason, Reason::NoAnswer);
+        assert_eq!(
+            check(&Input::Missing, &"5".into(), &CheckOptions::default()).reason,
+            Reason::NoAnswer
+        );
         assert_eq!(fixed("The answer is 5", "").reason, Reason::GoldUnparseable);
-        assert_eq!(check(&Input::BadUtf8, &"5".into(), &CheckOptions::default()).reason, Reason::Error);
+        assert_eq!(
+            check(&Input::BadUtf8, &"5".into(), &CheckOptions::default()).reason,
+            Reason::Error
+        );
         let big = "1".repeat(MAX_INPUT_BYTES + 1);
         assert_eq!(fixed(&big, "5").reason, Reason::OverBudget);
-        assert_eq!(fixed("The answer is: blue", "5").reason, Reason::PredUnparseable);
+        assert_eq!(
+            fixed("The answer is: blue", "5").reason,
+            Reason::PredUnparseable
+        );
     }
 
     #[test]

@@ -56,12 +56,23 @@ impl Config {
                     )))
                 }
             };
-            let extract_policy = p.extract_policy.parse().map_err(|e: Error| Error::Config(format!("policy {ty:?}: {e}")))?;
-            let eval_policy: EvalPolicy =
-                p.eval_policy.parse().map_err(|e: Error| Error::Config(format!("policy {ty:?}: {e}")))?;
+            let extract_policy = p
+                .extract_policy
+                .parse()
+                .map_err(|e: Error| Error::Config(format!("policy {ty:?}: {e}")))?;
+            let eval_policy: EvalPolicy = p
+                .eval_policy
+                .parse()
+                .map_err(|e: Error| Error::Config(format!("policy {ty:?}: {e}")))?;
             let fits = match kind {
-                Kind::Latex => matches!(eval_policy, EvalPolicy::Aggressive | EvalPolicy::Conservative),
-                _ => matches!(eval_policy, EvalPolicy::Strict | EvalPolicy::ModelIncludeGt | EvalPolicy::GtIncludeModel),
+                Kind::Latex => matches!(
+                    eval_policy,
+                    EvalPolicy::Aggressive | EvalPolicy::Conservative
+                ),
+                _ => matches!(
+                    eval_policy,
+                    EvalPolicy::Strict | EvalPolicy::ModelIncludeGt | EvalPolicy::GtIncludeModel
+                ),
             };
             if !fits {
                 return Err(Error::Config(format!(
@@ -70,21 +81,37 @@ impl Config {
                     p.function
                 )));
             }
-            policy.insert(ty, TypePolicy { kind, extract_policy, eval_policy });
+            policy.insert(
+                ty,
+                TypePolicy {
+                    kind,
+                    extract_policy,
+                    eval_policy,
+                },
+            );
         }
         if raw.extract_pattern.iter().any(String::is_empty) {
-            return Err(Error::Config("extract_pattern must not contain an empty string".into()));
+            return Err(Error::Config(
+                "extract_pattern must not contain an empty string".into(),
+            ));
         }
-        Ok(Config { extract_pattern: raw.extract_pattern, policy })
+        Ok(Config {
+            extract_pattern: raw.extract_pattern,
+            policy,
+        })
     }
 
     /// The policy row for a dataset type, falling back to "default", then to the simple checker.
     pub fn for_type(&self, ty: &str) -> TypePolicy {
-        self.policy.get(ty).or_else(|| self.policy.get("default")).cloned().unwrap_or(TypePolicy {
-            kind: Kind::Simple,
-            extract_policy: ExtractPolicy::Flex,
-            eval_policy: EvalPolicy::Strict,
-        })
+        self.policy
+            .get(ty)
+            .or_else(|| self.policy.get("default"))
+            .cloned()
+            .unwrap_or(TypePolicy {
+                kind: Kind::Simple,
+                extract_policy: ExtractPolicy::Flex,
+                eval_policy: EvalPolicy::Strict,
+            })
     }
 }
 
@@ -107,10 +134,16 @@ mod tests {
     #[test]
     fn seed_config_has_five_rows() {
         let c = Config::seed_default();
-        assert_eq!(c.extract_pattern, ["####", "The answer is: ", "The answer is"]);
+        assert_eq!(
+            c.extract_pattern,
+            ["####", "The answer is: ", "The answer is"]
+        );
         assert_eq!(c.for_type("MATH").kind, Kind::Latex);
         assert_eq!(c.for_type("SVAMP").eval_policy, EvalPolicy::Strict);
-        assert_eq!(c.for_type("Kushman").eval_policy, EvalPolicy::ModelIncludeGt);
+        assert_eq!(
+            c.for_type("Kushman").eval_policy,
+            EvalPolicy::ModelIncludeGt
+        );
     }
 
     #[test]

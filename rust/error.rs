@@ -26,7 +26,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Parse { message, position } => write!(f, "{message} at position {position}"),
-            Error::InvalidValue(m) | Error::Shape(m) | Error::Config(m) | Error::Domain(m) => f.write_str(m),
+            Error::InvalidValue(m) | Error::Shape(m) | Error::Config(m) | Error::Domain(m) => {
+                f.write_str(m)
+            }
         }
     }
 }
@@ -39,7 +41,10 @@ mod tests {
 
     #[test]
     fn parse_error_names_position() {
-        let e = Error::Parse { message: "unexpected '}'".into(), position: 7 };
+        let e = Error::Parse {
+            message: "unexpected '}'".into(),
+            position: 7,
+        };
         assert_eq!(e.to_string(), "unexpected '}' at position 7");
     }
 }

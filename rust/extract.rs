@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex::bytes::Regex;
 
 use crate::number::{matching_brace, scan_numbers};
 
@@ -27,42 +27,132 @@ pub struct Extracted {
     pub by: ExtractedBy,
 }
 
+/// Anchor phrases, matched on an ASCII-lowercased copy of the text (same byte offsets) so the
+/// regex keeps its literal prefilter ("answer", "####"). "The final answer is", "the correct
+/// answer is", "Answer:" all end where `answer is` / `answer:` ends.
 fn anchor_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)(?:the\s+)?final\s+answer\s*(?:is|:)|(?:the\s+)?(?:correct\s+)?answer\s+is|\banswer\s*:|####")
-            .expect("static regex")
+        Regex::new(r"(?-u:\b)answer(?:\s+is(?-u:\b)|\s*:)|####").expect("static regex")
+    })
+}
+
+thread_local! {
+    static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
+/// "The answer is: ")? Cached per thread: the same few patterns come with every item.
+fn covered_by_builtin(p: &str) -> bool {
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SEEN.with(|seen| {
+        if let Some((_, c)) = seen.borrow().iter().find(|(q, _)| q == p) {
+            return *c;
+        }
+        let lower = p.to_ascii_lowercase();
+        let c = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+            lower[m.end()..].trim_matches([':', ' ']).is_empty()
+                && lower[..m.start()]
+                    .split_whitespace()
+                    .all(|w| ["the", "final", "correct"].contains(&w))
+        });
+        let mut seen = seen.borrow_mut();
+        if seen.len() < 64 {
+            seen.push((p.to_string(), c));
+        }
+        c
+    })
+}
+
+/// End offsets of every anchor phrase in `text`.
+fn anchor_ends(text: &str) -> Vec<usize> {
+    LOWER.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        buf.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+        // Only the ends are needed: the shortest match ends where the leftmost-first one does for
+        // these alternatives, and it spares the reverse search for the start.
+        let re = anchor_regex();
+        let mut ends = Vec::new();
+        let mut at = 0;
+        while let Some(e) = re.shortest_match_at(&buf, at) {
+            ends.push(e);
+            at = e;
+        }
+        ends
     })
 }
 
 /// Words that, right after an anchor, show the sentence is about the answer, not the answer.
 const NOT_AN_ANSWER: &[&str] = &[
-    "correct", "incorrect", "wrong", "right", "indeed", "clearly", "because", "that", "shown", "given", "above", "below",
-    "not", "as", "therefore", "thus", "obtained", "found", "calculated", "verified", "confirmed",
+    "correct",
+    "incorrect",
+    "wrong",
+    "right",
+    "indeed",
+    "clearly",
+    "because",
+    "that",
+    "shown",
+    "given",
+    "above",
+    "below",
+    "not",
+    "as",
+    "therefore",
+    "thus",
+    "obtained",
+    "found",
+    "calculated",
+    "verified",
+    "confirmed",
 ];
 
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
-    let mut anchors: Vec<usize> = anchor_regex().find_iter(text).map(|m| m.end()).collect();
+    let mut anchors = anchor_ends(text);
     for p in patterns {
-        if !p.is_empty() {
-            anchors.extend(text.match_indices(p.as_str()).map(|(i, m)| i + m.len()));
+        // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
+        let lower = p.to_ascii_lowercase();
+        let covered = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+            lower[m.end()..].trim_matches([':', ' ']).is_empty()
+                && lower[..m.start()]
+                    .split_whitespace()
+                    .all(|w| ["the", "final", "correct"].contains(&w))
+        });
+        if !p.is_empty() && !covered {
+            let f = memchr::memmem::Finder::new(p.as_bytes());
+            anchors.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
         }
     }
     anchors.sort_unstable();
     anchors.dedup();
     for &pos in anchors.iter().rev() {
         if let Some(a) = answer_after_anchor(text, pos) {
-            return Some(Extracted { answer: a, by: ExtractedBy::Anchor });
+            return Some(Extracted {
+                answer: a,
+                by: ExtractedBy::Anchor,
+            });
         }
     }
     if let Some(b) = last_box(text) {
-        return Some(Extracted { answer: b, by: ExtractedBy::Boxed });
+        return Some(Extracted {
+            answer: b,
+            by: ExtractedBy::Boxed,
+        });
     }
     if let Some(m) = last_math_span(text) {
-        return Some(Extracted { answer: m, by: ExtractedBy::MathSpan });
+        return Some(Extracted {
+            answer: m,
+            by: ExtractedBy::MathSpan,
+        });
     }
-    scan_numbers(text).pop().map(|f| Extracted { answer: text[f.start..f.end].to_string(), by: ExtractedBy::LastNumber })
+    scan_numbers(text).pop().map(|f| Extracted {
+        answer: text[f.start..f.end].to_string(),
+        by: ExtractedBy::LastNumber,
+    })
 }
 
 /// The answer right after an anchor ending at `pos`, or `None` if none follows.
@@ -83,8 +173,12 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         }
         return non_empty(inner.to_string());
     }
-    let first_word: String = rest.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
-    if NOT_AN_ANSWER.contains(&first_word.as_str()) {
+    let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let first_word = &rest[..word_len];
+    if NOT_AN_ANSWER
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(first_word))
+    {
         return None;
     }
     // Up to the end of the line, then of the sentence ('.' not inside a number).
@@ -102,7 +196,9 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
     }
     let mut ans = line[..end].trim().trim_end_matches(['*', '.', ' ']).trim();
     // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
-    if text[..pos].ends_with("####") && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
+    if text[..pos].ends_with("####")
+        && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
+    {
         return None;
     }
     if let Some(b) = whole_box(ans) {
@@ -142,7 +238,10 @@ fn box_at(s: &str, i: usize) -> Option<(String, usize)> {
     }
     if ws > 0 {
         // `\boxed 5`: one token
-        let tok_end = open + s[open..].find(|c: char| c.is_whitespace() || c == '$').unwrap_or(s.len() - open);
+        let tok_end = open
+            + s[open..]
+                .find(|c: char| c.is_whitespace() || c == '$')
+                .unwrap_or(s.len() - open);
         if tok_end > open {
             return Some((s[open..tok_end].to_string(), tok_end));
         }
@@ -205,7 +304,9 @@ fn last_math_span(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'$' || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'(')) {
+        if b[i] == b'$'
+            || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'('))
+        {
             if let Some((c, end)) = math_span_at(text, i) {
                 if !c.trim().is_empty() {
                     last = Some(c.trim().to_string());
@@ -229,22 +330,40 @@ mod tests {
 
     #[test]
     fn anchors_take_the_answer_not_the_tail() {
-        assert_eq!(ex("so The answer is: 18. Then we check 5.").as_deref(), Some("18"));
-        assert_eq!(ex("The answer is: 18.\nThe answer is correct because 3+15=18.").as_deref(), Some("18"));
-        assert_eq!(ex("The final answer is $\\frac{1}{2}$. Done").as_deref(), Some("\\frac{1}{2}"));
+        assert_eq!(
+            ex("so The answer is: 18. Then we check 5.").as_deref(),
+            Some("18")
+        );
+        assert_eq!(
+            ex("The answer is: 18.\nThe answer is correct because 3+15=18.").as_deref(),
+            Some("18")
+        );
+        assert_eq!(
+            ex("The final answer is $\\frac{1}{2}$. Done").as_deref(),
+            Some("\\frac{1}{2}")
+        );
         assert_eq!(ex("the answer is \\boxed{7} apples").as_deref(), Some("7"));
         assert_eq!(ex("#### 1,234").as_deref(), Some("1,234"));
-        assert_eq!(ex("The answer is: 12\n#### Note\nmore").as_deref(), Some("12"));
+        assert_eq!(
+            ex("The answer is: 12\n#### Note\nmore").as_deref(),
+            Some("12")
+        );
         assert_eq!(ex("Answer: 3.5 km").as_deref(), Some("3.5 km"));
     }
 
     #[test]
     fn fallbacks() {
         assert_eq!(ex("we get \\boxed{5} and \\fbox{6}").as_deref(), Some("6"));
-        assert_eq!(ex("so \\[ x = \\frac{1}{2} \\]").as_deref(), Some("x = \\frac{1}{2}"));
+        assert_eq!(
+            ex("so \\[ x = \\frac{1}{2} \\]").as_deref(),
+            Some("x = \\frac{1}{2}")
+        );
         assert_eq!(ex("ends in $$\\sqrt{2}$$").as_deref(), Some("\\sqrt{2}"));
         assert_eq!(ex("She pays $5 and gets $3 back").as_deref(), Some("3"));
-        assert_eq!(ex("the zoo-keeper fed 12 animals. x-axis").as_deref(), Some("12"));
+        assert_eq!(
+            ex("the zoo-keeper fed 12 animals. x-axis").as_deref(),
+            Some("12")
+        );
         assert_eq!(ex("value is 3.5e-3").as_deref(), Some("3.5e-3"));
         assert_eq!(ex("no numbers"), None);
     }

@@ -30,7 +30,13 @@ impl Number {
             n = -n;
             d = -d;
         }
-        Some(Number { exact: Some((n, d)), value: n as f64 / d as f64, decimals: None, sig_digits: 0, percent: false })
+        Some(Number {
+            exact: Some((n, d)),
+            value: n as f64 / d as f64,
+            decimals: None,
+            sig_digits: 0,
+            percent: false,
+        })
     }
 
     /// Is the value an integer written as one (or an exact fraction equal to one)?
@@ -41,10 +47,13 @@ impl Number {
     fn scaled_percent(&self) -> Number {
         let mut n = self.clone();
         n.value /= 100.0;
-        n.exact = self.exact.and_then(|(a, b)| b.checked_mul(100).map(|d| (a, d))).and_then(|(a, d)| {
-            let g = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
-            Some((a / g.max(1), d / g.max(1)))
-        });
+        n.exact = self
+            .exact
+            .and_then(|(a, b)| b.checked_mul(100).map(|d| (a, d)))
+            .map(|(a, d)| {
+                let g = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
+                (a / g.max(1), d / g.max(1))
+            });
         n.decimals = self.decimals.map(|d| d + 2);
         n.percent = false;
         n
@@ -66,36 +75,53 @@ fn pow10(k: u32) -> Option<i128> {
 /// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
 /// whitespace collapsed. Case is kept (no case-folding of LaTeX).
 pub fn normalize_answer(s: &str) -> String {
+    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel.
+    if !s
+        .bytes()
+        .any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
+        && !s.contains("  ")
+    {
+        return s.trim().trim_end_matches('.').trim().to_string();
+    }
     let mut t = s.trim().to_string();
     // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
     for _ in 0..8 {
-        let before = t.clone();
+        let before = t.len();
         t = t.trim().trim_end_matches('.').trim().to_string();
         for (open, close) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")] {
             if t.len() >= open.len() + close.len() && t.starts_with(open) && t.ends_with(close) {
                 t = t[open.len()..t.len() - close.len()].to_string();
             }
         }
-        for mac in ["\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox"] {
-            if let Some(inner) = whole_macro_arg(&t, mac) {
-                t = inner.to_string();
+        if t.starts_with('\\') {
+            for mac in [
+                "\\boxed", "\\fbox", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\mbox",
+            ] {
+                if let Some(inner) = whole_macro_arg(&t, mac) {
+                    t = inner.to_string();
+                }
             }
         }
-        if t == before {
+        if t.len() == before {
             break;
         }
     }
-    let mut out = t
-        .replace("\\left", "")
-        .replace("\\right", "")
-        .replace("\\!", "")
-        .replace("\\dfrac", "\\frac")
-        .replace("\\tfrac", "\\frac")
-        .replace("^\\circ", "")
-        .replace("^{\\circ}", "")
-        .replace('\u{b0}', "")
-        .replace("\\$", "")
-        .replace("\\%", "%");
+    let mut out = t;
+    if out.contains('\\') {
+        out = out
+            .replace("\\left", "")
+            .replace("\\right", "")
+            .replace("\\!", "")
+            .replace("\\dfrac", "\\frac")
+            .replace("\\tfrac", "\\frac")
+            .replace("^\\circ", "")
+            .replace("^{\\circ}", "")
+            .replace("\\$", "")
+            .replace("\\%", "%");
+    }
+    if out.contains('\u{b0}') {
+        out = out.replace('\u{b0}', "");
+    }
     out = out.split_whitespace().collect::<Vec<_>>().join(" ");
     out.trim().trim_end_matches('.').trim().to_string()
 }
@@ -140,64 +166,100 @@ pub struct Found {
     pub number: Number,
 }
 
+/// Digits collected on the stack (numbers in answers are short; longer ones lose exactness only).
+struct Digits {
+    buf: [u8; 48],
+    len: usize,
+    overflow: bool,
+}
+
+impl Digits {
+    fn new() -> Self {
+        Digits {
+            buf: [0; 48],
+            len: 0,
+            overflow: false,
+        }
+    }
+    fn push(&mut self, d: u8) {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = d;
+            self.len += 1;
+        } else {
+            self.overflow = true;
+        }
+    }
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
 /// Parse one number literal at byte `i` of `s` (no leading sign; the caller handles it).
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
 fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, usize)> {
     let b = s.as_bytes();
     let mut k = i;
-    let mut int_digits = String::new();
+    let mut digits = Digits::new();
     while k < b.len() && b[k].is_ascii_digit() {
-        int_digits.push(b[k] as char);
+        digits.push(b[k]);
         k += 1;
     }
+    let int_len = k - i;
     // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd".
-    if !int_digits.is_empty() && int_digits.len() <= 3 {
+    if int_len > 0 && int_len <= 3 {
         loop {
             let mut matched = None;
             for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
                 if sep == " " && !allow_space_groups {
                     continue;
                 }
-                if s[k..].starts_with(sep) {
+                if b[k..].starts_with(sep.as_bytes()) {
                     let g = k + sep.len();
-                    if g + 3 <= b.len() && b[g..g + 3].iter().all(u8::is_ascii_digit) && !(g + 3 < b.len() && b[g + 3].is_ascii_digit()) {
-                        matched = Some((g, g + 3));
+                    if g + 3 <= b.len()
+                        && b[g..g + 3].iter().all(u8::is_ascii_digit)
+                        && !(g + 3 < b.len() && b[g + 3].is_ascii_digit())
+                    {
+                        matched = Some(g);
                     }
                     break;
                 }
             }
             match matched {
-                Some((g, e)) => {
-                    int_digits.push_str(&s[g..e]);
-                    k = e;
+                Some(g) => {
+                    for &d in &b[g..g + 3] {
+                        digits.push(d);
+                    }
+                    k = g + 3;
                 }
                 None => break,
             }
         }
     }
-    let mut frac_digits = String::new();
+    let mut frac_len = 0usize;
     let mut has_point = false;
     if k < b.len() && b[k] == b'.' && k + 1 < b.len() && b[k + 1].is_ascii_digit() {
         has_point = true;
         k += 1;
         while k < b.len() && b[k].is_ascii_digit() {
-            frac_digits.push(b[k] as char);
+            digits.push(b[k]);
+            frac_len += 1;
             k += 1;
         }
     }
-    if int_digits.is_empty() && frac_digits.is_empty() {
+    if digits.len == 0 && !digits.overflow {
         return None;
     }
+    let mant_end = k;
     // Exponent: e/E with digits not followed by a letter ("3e5", not "3eggs"), or x 10^k.
     let mut exp: i32 = 0;
     let mut has_exp = false;
     if k < b.len() && (b[k] == b'e' || b[k] == b'E') {
         let mut j = k + 1;
-        let neg = j < b.len() && (b[j] == b'-' || b[j] == b'+') && {
-            let n = b[j] == b'-';
+        let mut neg = false;
+        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+            neg = b[j] == b'-';
             j += 1;
-            n
-        };
+        }
         let ds = j;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
@@ -211,39 +273,57 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
             k = j;
         }
     }
-    if !has_exp {
+    if !has_exp && k < b.len() && matches!(b[k], b' ' | b'\\' | b'*' | 0xc2 | 0xc3) {
         if let Some((e, end)) = times_ten_power(s, k) {
             exp = e;
             has_exp = true;
             k = end;
         }
     }
-    let digits = format!("{int_digits}{frac_digits}");
-    let trimmed = digits.trim_start_matches('0');
-    let sig = if trimmed.is_empty() { 1 } else { trimmed.len() as u32 };
-    let scale = frac_digits.len() as i32 - exp;
-    let mantissa: Option<i128> = if digits.len() <= 36 { digits.parse().ok() } else { None };
+    let ds = digits.as_str();
+    let trimmed = ds.trim_start_matches('0');
+    let sig = if trimmed.is_empty() {
+        1
+    } else {
+        trimmed.len() as u32
+    };
+    let scale = frac_len as i32 - exp;
+    let mantissa: Option<i128> = if !digits.overflow && digits.len <= 36 {
+        ds.parse().ok()
+    } else {
+        None
+    };
     let exact = mantissa.and_then(|m| {
         if scale >= 0 {
             pow10(scale as u32).map(|d| (m, d))
         } else {
-            pow10((-scale) as u32).and_then(|p| m.checked_mul(p)).map(|n| (n, 1))
+            pow10((-scale) as u32)
+                .and_then(|p| m.checked_mul(p))
+                .map(|n| (n, 1))
         }
     });
-    let value: f64 = format!("{}{}e{}", if int_digits.is_empty() { "0" } else { &int_digits }, if has_point { format!(".{frac_digits}") } else { String::new() }, exp)
-        .parse()
-        .ok()?;
     let mut n = match exact {
         Some((a, d)) => Number::from_ratio(a, d)?,
-        None => Number { exact: None, value, decimals: None, sig_digits: 0, percent: false },
+        None => {
+            // Rare: too many digits or a huge exponent. Keep an approximate value.
+            let text = if digits.overflow {
+                s[i..mant_end].replace(|c: char| !c.is_ascii_digit(), "")
+            } else {
+                ds.to_string()
+            };
+            let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
+            Number {
+                exact: None,
+                value: v,
+                decimals: None,
+                sig_digits: 0,
+                percent: false,
+            }
+        }
     };
-    n.value = value;
     if has_point || (has_exp && exp < 0) {
         n.decimals = Some(scale);
         n.sig_digits = sig;
-    } else if has_exp {
-        // "1.5e3" has a point; "15e2" is an integer written exactly.
-        n.decimals = None;
     }
     Some((n, k))
 }
@@ -271,7 +351,10 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
         let close = inner.find('}')?;
         (&inner[..close], close + 2)
     } else {
-        let len = r2.char_indices().take_while(|&(j, c)| c.is_ascii_digit() || (j == 0 && c == '-')).count();
+        let len = r2
+            .char_indices()
+            .take_while(|&(j, c)| c.is_ascii_digit() || (j == 0 && c == '-'))
+            .count();
         (&r2[..len], len)
     };
     let e: i32 = body.trim().replace('\u{2212}', "-").parse().ok()?;
@@ -292,9 +375,21 @@ pub fn parse_number(s: &str) -> Option<Number> {
         _ => (false, t),
     };
     let body = strip_currency(body.trim_start());
-    let (mut n, end) = if let Some(f) = frac_at(body, 0) { f } else { literal_at(body, 0, true)? };
+    let (mut n, end) = if body.starts_with('\\') {
+        frac_at(body, 0)?
+    } else {
+        let (a, e1) = literal_at(body, 0, true)?;
+        match slash_denominator(body, &a, e1) {
+            Some(f) => f,
+            None => (a, e1),
+        }
+    };
     let mut rest = body[end..].trim_start();
-    if let Some(r) = rest.strip_prefix('%').or_else(|| rest.strip_prefix("\\%")).or_else(|| rest.strip_prefix("percent")) {
+    if let Some(r) = rest
+        .strip_prefix('%')
+        .or_else(|| rest.strip_prefix("\\%"))
+        .or_else(|| rest.strip_prefix("percent"))
+    {
         n.percent = true;
         rest = r.trim_start();
     }
@@ -324,34 +419,54 @@ fn strip_currency(s: &str) -> &str {
 /// Unit words after a number: letters (with `^2`, `/`, `\text{..}`), nothing numeric.
 fn is_unit_tail(rest: &str) -> bool {
     let r = rest.trim_end_matches(['.', '!', ' ']);
-    if let Some(inner) = whole_macro_arg(r, "\\text").or_else(|| whole_macro_arg(r, "\\mbox")).or_else(|| whole_macro_arg(r, "\\mathrm")) {
+    if let Some(inner) = whole_macro_arg(r, "\\text")
+        .or_else(|| whole_macro_arg(r, "\\mbox"))
+        .or_else(|| whole_macro_arg(r, "\\mathrm"))
+    {
         return is_unit_tail(inner) || inner.trim().is_empty();
     }
     !r.is_empty()
         && r.len() <= 40
-        && r.chars().next().is_some_and(|c| c.is_alphabetic() || c == '\\')
-        && r.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'))
+        && r.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '\\')
+        && r.chars().all(|c| {
+            c.is_alphabetic()
+                || matches!(
+                    c,
+                    ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'
+                )
+        })
         && !r.contains("\\frac")
 }
 
 /// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.
 fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
     let r = &s[i..];
-    if let Some(after) = r.strip_prefix("\\frac").or_else(|| r.strip_prefix("\\dfrac")).or_else(|| r.strip_prefix("\\tfrac")) {
+    if let Some(after) = r
+        .strip_prefix("\\frac")
+        .or_else(|| r.strip_prefix("\\dfrac"))
+        .or_else(|| r.strip_prefix("\\tfrac"))
+    {
         let base = s.len() - after.len();
         let (a, e1) = frac_arg(s, base)?;
         let (b, e2) = frac_arg(s, e1)?;
         return Some((divide(&a, &b)?, e2));
     }
     let (a, e1) = literal_at(s, i, false)?;
-    let b_ = s.as_bytes();
-    if e1 < b_.len() && b_[e1] == b'/' {
-        let (b, e2) = literal_at(s, e1 + 1, false)?;
-        if a.decimals.is_none() && b.decimals.is_none() {
-            return Some((divide(&a, &b)?, e2));
-        }
+    slash_denominator(s, &a, e1)
+}
+
+/// `a/b` with integer `a` (already parsed, ending at `e1`) and integer `b`.
+fn slash_denominator(s: &str, a: &Number, e1: usize) -> Option<(Number, usize)> {
+    if s.as_bytes().get(e1) != Some(&b'/') || a.decimals.is_some() {
+        return None;
     }
-    None
+    let (b, e2) = literal_at(s, e1 + 1, false)?;
+    if b.decimals.is_some() {
+        return None;
+    }
+    Some((divide(a, &b)?, e2))
 }
 
 /// One argument of `\frac`: `{number}` or a single digit.
@@ -395,7 +510,13 @@ fn divide(a: &Number, b: &Number) -> Option<Number> {
             if b.value == 0.0 {
                 return None;
             }
-            Some(Number { exact: None, value: a.value / b.value, decimals: None, sig_digits: 0, percent: false })
+            Some(Number {
+                exact: None,
+                value: a.value / b.value,
+                decimals: None,
+                sig_digits: 0,
+                percent: false,
+            })
         }
     }
 }
@@ -410,9 +531,15 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
     while i < b.len() {
         let c = b[i];
         // Only ASCII bytes start a number, so every slice below is at a char boundary.
-        let starts_frac =
-            c == b'\\' && (s[i..].starts_with("\\frac") || s[i..].starts_with("\\dfrac") || s[i..].starts_with("\\tfrac"));
-        let starts_num = c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()));
+        let starts_frac = c == b'\\'
+            && (s[i..].starts_with("\\frac")
+                || s[i..].starts_with("\\dfrac")
+                || s[i..].starts_with("\\tfrac"));
+        let starts_num = c.is_ascii_digit()
+            || (c == b'.'
+                && i + 1 < b.len()
+                && b[i + 1].is_ascii_digit()
+                && (i == 0 || !b[i - 1].is_ascii_digit()));
         if !(starts_num || starts_frac) {
             i += 1;
             continue;
@@ -420,14 +547,21 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
         // Skip digits glued to letters ("x2", "H2O") and unit exponents ("cm^2").
         if starts_num && i > 0 {
             let p = b[i - 1];
-            if p.is_ascii_alphabetic() || p == b'_' || (p == b'^' && i >= 2 && b[i - 2].is_ascii_alphabetic()) {
+            if p.is_ascii_alphabetic()
+                || p == b'_'
+                || (p == b'^' && i >= 2 && b[i - 2].is_ascii_alphabetic())
+            {
                 while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
                     i += 1;
                 }
                 continue;
             }
         }
-        let parsed = frac_at(s, i).or_else(|| literal_at(s, i, false));
+        let parsed = if starts_frac {
+            frac_at(s, i)
+        } else {
+            literal_at(s, i, false).map(|(a, e1)| slash_denominator(s, &a, e1).unwrap_or((a, e1)))
+        };
         let Some((mut n, mut end)) = parsed else {
             i += 1;
             continue;
@@ -451,7 +585,11 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
         } else if rest.starts_with(" percent") || rest.starts_with(" per cent") {
             n.percent = true;
         }
-        out.push(Found { start, end, number: n });
+        out.push(Found {
+            start,
+            end,
+            number: n,
+        });
         i = end.max(i + 1);
     }
     out
@@ -465,9 +603,18 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 ///   equals any value that rounds to it at `d` places: `0.33` = `1/3`, `2.83` = `2.828`.
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
 pub fn numbers_equal(gold: &Number, pred: &Number, rounding: bool) -> bool {
-    let gs = if gold.percent { vec![gold.clone(), gold.scaled_percent()] } else { vec![gold.clone()] };
-    let ps = if pred.percent { vec![pred.clone(), pred.scaled_percent()] } else { vec![pred.clone()] };
-    gs.iter().any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
+    let gs = if gold.percent {
+        vec![gold.clone(), gold.scaled_percent()]
+    } else {
+        vec![gold.clone()]
+    };
+    let ps = if pred.percent {
+        vec![pred.clone(), pred.scaled_percent()]
+    } else {
+        vec![pred.clone()]
+    };
+    gs.iter()
+        .any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
 }
 
 fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
@@ -502,7 +649,9 @@ fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
         return false;
     }
     let fine = if std::ptr::eq(coarse, g) { p } else { g };
-    let Some(d) = coarse.decimals else { return false };
+    let Some(d) = coarse.decimals else {
+        return false;
+    };
     if coarse.sig_digits < 2 {
         return false;
     }
@@ -566,9 +715,16 @@ mod tests {
 
     #[test]
     fn scanning_free_text() {
-        let v: Vec<f64> = scan_numbers("the zoo-keeper fed 3 x-axis 5-3 and -4, total 1,234.5 cm^2").iter().map(|f| f.number.value).collect();
+        let v: Vec<f64> =
+            scan_numbers("the zoo-keeper fed 3 x-axis 5-3 and -4, total 1,234.5 cm^2")
+                .iter()
+                .map(|f| f.number.value)
+                .collect();
         assert_eq!(v, vec![3.0, 5.0, 3.0, -4.0, 1234.5]);
-        let v: Vec<f64> = scan_numbers("\\frac{1}{2} and 25%").iter().map(|f| f.number.value).collect();
+        let v: Vec<f64> = scan_numbers("\\frac{1}{2} and 25%")
+            .iter()
+            .map(|f| f.number.value)
+            .collect();
         assert_eq!(v, vec![0.5, 25.0]);
     }
 }

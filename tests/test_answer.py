@@ -6,10 +6,9 @@ import json
 import threading
 from pathlib import Path
 
+import matheval_fast as mf
 import numpy as np
 import pytest
-
-import matheval_fast as mf
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answer_check"
 
@@ -109,7 +108,10 @@ def test_config_is_data_not_code(tmp_path):
     assert cfg.for_type("MATH") == ("latex", "flex", "aggressive")
     assert cfg.for_type("SVAMP") == ("simple", "flex", "strict")
     assert mf.load_config(DATA / "eval_config_xwin.json") == cfg
-    bad = {"extract_pattern": ["x"], "policy": {"t": {"function": "eval", "extract_policy": "flex", "eval_policy": "strict"}}}
+    bad = {
+        "extract_pattern": ["x"],
+        "policy": {"t": {"function": "eval", "extract_policy": "flex", "eval_policy": "strict"}},
+    }
     with pytest.raises(mf.ConfigError, match="function must be"):
         mf.load_config(bad)
     with pytest.raises(ValueError):
@@ -150,12 +152,15 @@ def test_numpy_and_arrow_inputs():
     resp = ["The answer is: 1", None, "The answer is: 3", "The answer is: 4"]
     gold = ["1", "2", "3", "5"]
     expected = [True, False, True, False]
-    assert mf.check_batch(np.array(resp, dtype=object), np.array(gold, dtype=object)).correct.tolist() == expected
+    assert (
+        mf.check_batch(np.array(resp, dtype=object), np.array(gold, dtype=object)).correct.tolist()
+        == expected
+    )
     arr = pa.chunked_array([pa.array(resp[:2]), pa.array(resp[2:])])
     r = mf.check_batch(arr, pa.array(gold))
     assert r.correct.tolist() == expected
     assert r.reason[1] == "no_answer"
-    sliced = pa.array(["junk"] + resp)[1:]
+    sliced = pa.array(["junk", *resp])[1:]
     assert mf.check_batch(sliced, gold).correct.tolist() == expected
     table = r.to_arrow()
     assert table.column_names == ["correct", "reason", "extracted", "path"]
@@ -201,7 +206,9 @@ def test_many_threads_share_the_library():
 def test_sympy_fallback_decides_symbolic_cases():
     v = mf.check("The answer is: $7x^2-63$", "7(x-3)(x+3)", kind="latex")
     assert v.correct and v.path in {"symbolic", "sympy"}
-    assert mf.check("The answer is: 0.428571", "\\frac{3}{7}", compat="xwin").correct is False  # seed bug kept
+    assert (
+        mf.check("The answer is: 0.428571", "\\frac{3}{7}", compat="xwin").correct is False
+    )  # seed bug kept
 
 
 @pytest.mark.timeout(60)

@@ -29,7 +29,11 @@ _CONSTS = {"pi": sympy.pi, "e": sympy.E, "i": sympy.I, "oo": sympy.oo, "inf": sy
 def _from_ast(node: ast.AST) -> sympy.Expr:
     if isinstance(node, ast.Expression):
         return _from_ast(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    ):
         return sympy.Integer(node.value) if isinstance(node.value, int) else sympy.Float(repr(node.value))
     if isinstance(node, ast.Name):
         return _CONSTS.get(node.id) or sympy.Symbol(node.id)
@@ -38,7 +42,12 @@ def _from_ast(node: ast.AST) -> sympy.Expr:
         return -v if isinstance(node.op, ast.USub) else v
     if isinstance(node, ast.BinOp):
         a, b = _from_ast(node.left), _from_ast(node.right)
-        ops = {ast.Add: sympy.Add, ast.Sub: lambda x, y: x - y, ast.Mult: sympy.Mul, ast.Div: lambda x, y: x / y}
+        ops = {
+            ast.Add: sympy.Add,
+            ast.Sub: lambda x, y: x - y,
+            ast.Mult: sympy.Mul,
+            ast.Div: lambda x, y: x / y,
+        }
         if isinstance(node.op, ast.Pow):
             if b.is_Number and abs(float(b)) > 1000:
                 raise ValueError("exponent too large")
@@ -46,7 +55,12 @@ def _from_ast(node: ast.AST) -> sympy.Expr:
         for t, f in ops.items():
             if isinstance(node.op, t):
                 return f(a, b)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS and not node.keywords:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCS
+        and not node.keywords
+    ):
         return _FUNCS[node.func.id](*[_from_ast(a) for a in node.args])
     raise ValueError(f"unsupported syntax: {type(node).__name__}")
 
@@ -102,11 +116,13 @@ def sympy_equal(pred: str, gold: str) -> bool | None:
     try:
         if sympy.simplify(a - b) == 0:
             return True
-    except Exception:
+    except Exception:  # noqa: S110 - simplify fails on mixed types; the numeric test below decides
         pass
     try:
         x, y = complex(sympy.N(a)), complex(sympy.N(b))
     except Exception:
         return None
     # Both sides numeric: equal only to a tight relative tolerance (rounding is the Rust engine's job).
-    return math.isclose(x.real, y.real, rel_tol=1e-9, abs_tol=0.0) and math.isclose(x.imag, y.imag, rel_tol=1e-9, abs_tol=1e-12)
+    return math.isclose(x.real, y.real, rel_tol=1e-9, abs_tol=0.0) and math.isclose(
+        x.imag, y.imag, rel_tol=1e-9, abs_tol=1e-12
+    )

@@ -44,7 +44,14 @@ Kind = Literal["auto", "simple", "latex"]
 ExtractPolicy = Literal["flex", "strict"]
 EvalPolicy = Literal["strict", "model_include_gt", "gt_include_model", "aggressive", "conservative"]
 Reason = Literal[
-    "correct", "incorrect", "no_answer", "pred_unparseable", "gold_unparseable", "timeout", "over_budget", "error"
+    "correct",
+    "incorrect",
+    "no_answer",
+    "pred_unparseable",
+    "gold_unparseable",
+    "timeout",
+    "over_budget",
+    "error",
 ]
 DecidedBy = Literal["literal", "numeric", "symbolic", "sympy", "none"]
 
@@ -177,7 +184,9 @@ def check(
     return _resolve(raw, timeout)
 
 
-def verify(gold: str, pred: str, *, strict: bool = False, rounding: bool = True, timeout: float | None = None) -> bool:
+def verify(
+    gold: str, pred: str, *, strict: bool = False, rounding: bool = True, timeout: float | None = None
+) -> bool:
     """Are two already-extracted answers equivalent? Gold first, as in math-verify.
 
     ``strict=True`` allows only trivial simplifications; ``rounding=False`` turns off the
@@ -190,7 +199,11 @@ def verify(gold: str, pred: str, *, strict: bool = False, rounding: bool = True,
 
 
 def extract_answer(
-    text: str, split: Sequence[str] | None = None, extract_policy: ExtractPolicy = "flex", *, compat: Compat = "fixed"
+    text: str,
+    split: Sequence[str] | None = None,
+    extract_policy: ExtractPolicy = "flex",
+    *,
+    compat: Compat = "fixed",
 ) -> str | None:
     """The final answer in a response (seed signature). ``split`` defaults to the seed's patterns.
 
@@ -216,7 +229,13 @@ def simple_answer_check(
     ``split=None`` uses the seed config's patterns.
     """
     raw = _core.check_one(
-        model, gt, kind="simple", compat=compat, extract_policy=extract_policy, eval_policy=eval_policy, split=split
+        model,
+        gt,
+        kind="simple",
+        compat=compat,
+        extract_policy=extract_policy,
+        eval_policy=eval_policy,
+        split=split,
     )
     return _resolve(raw, None).correct
 
@@ -239,14 +258,22 @@ def latex_answer_check(
         raise TypeError(f"gt must be a str, got {type(gt).__name__}")
     if split is None:
         if compat == "xwin":
-            raw = _core.xwin_latex_no_extraction(model_ans, gt, extract_policy=extract_policy, eval_policy=eval_policy)
+            raw = _core.xwin_latex_no_extraction(
+                model_ans, gt, extract_policy=extract_policy, eval_policy=eval_policy
+            )
         else:
             if not isinstance(model_ans, str):
                 raise TypeError(f"model_ans must be a str, got {type(model_ans).__name__}")
             raw = _core.equivalent(gt, model_ans)
         return _resolve(raw, None).correct
     raw = _core.check_one(
-        model_ans, gt, kind="latex", compat=compat, extract_policy=extract_policy, eval_policy=eval_policy, split=split
+        model_ans,
+        gt,
+        kind="latex",
+        compat=compat,
+        extract_policy=extract_policy,
+        eval_policy=eval_policy,
+        split=split,
     )
     return _resolve(raw, None).correct
 
@@ -364,16 +391,20 @@ def check_batch(
     rlen = [len(c) for c in rcols]
     glen = [len(c) for c in gcols]
     if sum(rlen) != sum(glen):
-        raise _core.ShapeError(f"responses and golds must have the same length, got {sum(rlen)} and {sum(glen)}")
+        raise _core.ShapeError(
+            f"responses and golds must have the same length, got {sum(rlen)} and {sum(glen)}"
+        )
     kinds_list = None if kinds is None else list(kinds)
     if kinds_list is not None and len(kinds_list) != sum(rlen):
-        raise _core.ShapeError(f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}")
+        raise _core.ShapeError(
+            f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}"
+        )
     sp = _split_for(split, config)
     bar = _progress_bar(sum(rlen)) if progress else None
     parts = []
     start = 0
     try:
-        for rc, gc in zip(rcols, gcols):
+        for rc, gc in zip(rcols, gcols, strict=True):
             n = len(rc)
             ks = None if kinds_list is None else kinds_list[start : start + n]
             out = _core.check_batch(
@@ -411,7 +442,7 @@ def check_batch(
     path_names = _PATH_ARRAY[path]
     if sympy_tasks:
         results = get_pool().run([(c, pairs) for _, c, pairs in sympy_tasks], timeout=timeout)
-        for (i, _, _), res in zip(sympy_tasks, results):
+        for (i, _, _), res in zip(sympy_tasks, results, strict=True):
             ok, why = _apply_sympy(res, str(reason_names[i]))
             correct[i] = ok
             reason_names[i] = why

@@ -3,7 +3,9 @@
 SymPy can take seconds or hang on big expressions. Each comparison therefore runs in a worker
 process with a per-item deadline; a worker that misses it is killed and replaced, and the item
 gets ``reason="timeout"``. No signals are used, so the pool works from any thread, and several
-threads may share it (calls are serialised per worker by a lock).
+threads may share it. Workers are plain subprocesses (``python -m matheval_fast._sympy_worker``)
+talking JSON lines, so they never re-import the caller's ``__main__`` and are safe to start from
+a process that runs Rust threads.
 
 Model text is never executed: workers parse LaTeX with SymPy's ANTLR parser or with a whitelist
 AST walk, never ``eval``/``parse_expr``.
@@ -12,18 +14,21 @@ AST walk, never ``eval``/``parse_expr``.
 from __future__ import annotations
 
 import atexit
-import multiprocessing as mp
+import json
 import os
+import selectors
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from typing import Literal
 
-__all__ = ["SympyPool", "SympyResult", "get_pool", "shutdown_pool"]
+__all__ = ["STARTUP_TIMEOUT", "SympyPool", "SympyResult", "get_pool", "shutdown_pool"]
 
-Compat = Literal["fixed", "xwin"]
+#: Seconds a new worker may take to start and import SymPy (not counted against item deadlines).
+STARTUP_TIMEOUT = 120.0
 
 
 @dataclass(frozen=True)
@@ -35,60 +40,64 @@ class SympyResult:
     message: str = ""
 
 
-def _decide(compat: str, pairs: Sequence[tuple[str, str]]) -> bool:
-    if compat == "_sleep":  # test hook: a worker that hangs (the seconds come from our tests)
-        time.sleep(float(pairs[0][0]))
-        return True
-    if compat == "xwin":
-        from matheval_fast._xwin_sympy import xwin_symbolic_equal
-
-        return any(xwin_symbolic_equal(a, b) is True for a, b in pairs)
-    from matheval_fast._sympy_fixed import sympy_equal
-
-    return any(sympy_equal(a, b) is True for a, b in pairs)
-
-
-def _worker_main(conn: Connection) -> None:
-    # Warm the imports once so the deadlines measure comparison time only, then say so.
-    try:
-        import sympy  # noqa: F401
-
-        from matheval_fast import _sympy_fixed  # noqa: F401
-    except Exception:  # pragma: no cover - reported per item below
-        pass
-    conn.send("ready")
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        compat, pairs = msg
-        try:
-            conn.send(("ok", _decide(compat, pairs)))
-        except Exception as exc:  # a SymPy failure is a verdict ("error"), not a crash
-            conn.send(("error", f"{type(exc).__name__}: {exc}"[:500]))
-
-
-#: Seconds a new worker may take to start and import SymPy (not counted against item deadlines).
-STARTUP_TIMEOUT = 120.0
-
-
 class _Worker:
-    def __init__(self, ctx: mp.context.BaseContext) -> None:
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
-        self.proc.start()
-        child.close()
-        if not self.conn.poll(STARTUP_TIMEOUT) or self.conn.recv() != "ready":
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        # The worker must import this very package, wherever it was imported from.
+        pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = os.pathsep.join([pkg_root, *filter(None, [env.get("PYTHONPATH")])])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "matheval_fast._sympy_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            text=True,
+            bufsize=1,
+        )
+        line = self._readline(STARTUP_TIMEOUT)
+        if line is None or json.loads(line).get("s") != "ready":
             self.kill()
             raise RuntimeError("a SymPy worker process failed to start")
 
+    def _readline(self, timeout: float) -> str | None:
+        assert self.proc.stdout is not None
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            if not sel.select(timeout):
+                return None
+        line = self.proc.stdout.readline()
+        return line or None
+
+    def send(self, compat: str, pairs: Sequence[tuple[str, str]]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"c": compat, "p": [[str(a), str(b)] for a, b in pairs]}) + "\n")
+        self.proc.stdin.flush()
+
+    def fileno(self) -> int:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.fileno()
+
     def kill(self) -> None:
         self.proc.kill()
-        self.proc.join(timeout=5)
-        self.conn.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - the kernel owes us this
+            pass
+        for f in (self.proc.stdin, self.proc.stdout):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            self.proc.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            self.kill()
 
 
 class SympyPool:
@@ -99,8 +108,6 @@ class SympyPool:
             raise ValueError("timeout must be positive")
         self.workers = max(1, workers if workers is not None else min(2, os.cpu_count() or 1))
         self.timeout = timeout
-        # spawn: the parent runs Rust (rayon) threads; forking a threaded process is unsafe.
-        self._ctx = mp.get_context("spawn")
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
@@ -111,58 +118,68 @@ class SympyPool:
                 raise RuntimeError("the SymPy pool is shut down")
             if self._idle:
                 return self._idle.pop()
-        return _Worker(self._ctx)
+        return _Worker()
 
     def _give(self, w: _Worker) -> None:
         with self._lock:
-            if self._closed or len(self._idle) >= self.workers:
-                w.conn.send(None)
-                w.conn.close()
+            if not self._closed and len(self._idle) < self.workers:
+                self._idle.append(w)
                 return
-            self._idle.append(w)
+        w.close()
 
     def run(
         self,
-        tasks: Sequence[tuple[Compat | str, Sequence[tuple[str, str]]]],
+        tasks: Sequence[tuple[str, Sequence[tuple[str, str]]]],
         timeout: float | None = None,
     ) -> list[SympyResult]:
-        """Decide every task (compat, pairs); results in input order. Never raises for data."""
+        """Decide every task ``(compat, pairs)``; results in input order. Never raises for data."""
         deadline_each = self.timeout if timeout is None else timeout
         results: list[SympyResult | None] = [None] * len(tasks)
         pending = list(enumerate(tasks))[::-1]
-        running: dict[Connection, tuple[int, _Worker, float]] = {}
+        running: dict[int, tuple[int, _Worker, float]] = {}  # fd -> (item, worker, deadline)
+        sel = selectors.DefaultSelector()
         try:
             while pending or running:
                 while pending and len(running) < self.workers:
                     i, (compat, pairs) = pending.pop()
-                    w = self._take()
-                    w.conn.send((str(compat), [(str(a), str(b)) for a, b in pairs]))
-                    running[w.conn] = (i, w, time.monotonic() + deadline_each)
-                now = time.monotonic()
-                next_deadline = min(d for _, _, d in running.values())
-                ready = wait(list(running), timeout=max(0.0, next_deadline - now))
-                for conn in ready:
-                    i, w, _ = running.pop(conn)  # type: ignore[index]
                     try:
-                        status, value = conn.recv()  # type: ignore[union-attr]
-                    except (EOFError, OSError) as exc:  # the worker died (e.g. out of memory)
-                        results[i] = SympyResult(False, "error", f"worker died: {exc}")
+                        w = self._take()
+                        w.send(str(compat), pairs)
+                    except (RuntimeError, OSError) as exc:
+                        results[i] = SympyResult(False, "error", str(exc))
+                        continue
+                    running[w.fileno()] = (i, w, time.monotonic() + deadline_each)
+                    sel.register(w.fileno(), selectors.EVENT_READ)
+                if not running:
+                    continue
+                next_deadline = min(d for _, _, d in running.values())
+                for key, _ in sel.select(max(0.0, next_deadline - time.monotonic())):
+                    fd = key.fd
+                    i, w, _ = running.pop(fd)
+                    sel.unregister(fd)
+                    line = w.proc.stdout.readline() if w.proc.stdout else ""
+                    try:
+                        ans = json.loads(line)
+                    except ValueError:  # the worker died (e.g. out of memory)
+                        results[i] = SympyResult(False, "error", "SymPy worker died")
                         w.kill()
                         continue
-                    if status == "ok":
-                        results[i] = SympyResult(bool(value), "ok")
+                    if ans.get("s") == "ok":
+                        results[i] = SympyResult(bool(ans["v"]), "ok")
                     else:
-                        results[i] = SympyResult(False, "error", str(value))
+                        results[i] = SympyResult(False, "error", str(ans.get("m", "")))
                     self._give(w)
                 now = time.monotonic()
-                for conn, (i, w, d) in list(running.items()):
+                for fd, (i, w, d) in list(running.items()):
                     if now >= d:
-                        del running[conn]
-                        w.kill()  # stuck in SymPy: kill and let a fresh worker take the next item
+                        del running[fd]
+                        sel.unregister(fd)
+                        w.kill()  # stuck in SymPy: kill it; a fresh worker takes the next item
                         results[i] = SympyResult(False, "timeout", f"no answer within {deadline_each:g} s")
         finally:
             for _, w, _ in running.values():
                 w.kill()
+            sel.close()
         return [r if r is not None else SympyResult(False, "error", "not run") for r in results]
 
     def close(self) -> None:
@@ -170,13 +187,7 @@ class SympyPool:
             self._closed = True
             idle, self._idle = self._idle, []
         for w in idle:
-            try:
-                w.conn.send(None)
-            except OSError:
-                pass
-            w.proc.join(timeout=2)
-            if w.proc.is_alive():
-                w.kill()
+            w.close()
 
 
 _POOL: SympyPool | None = None

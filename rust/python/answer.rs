@@ -14,17 +14,25 @@ use crate::error::Error;
 
 /// Parse a mode argument: not a str -> TypeError; unknown name -> ValueError.
 fn mode<T: std::str::FromStr<Err = Error>>(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<T> {
-    let s = obj
-        .cast::<PyString>()
-        .map_err(|_| PyTypeError::new_err(format!("{arg} must be a str, got {}", type_name(obj))))?;
-    s.to_str()?.parse::<T>().map_err(|e| to_pyerr(Error::InvalidValue(format!("{arg}: {e}"))))
+    let s = obj.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!("{arg} must be a str, got {}", type_name(obj)))
+    })?;
+    s.to_str()?
+        .parse::<T>()
+        .map_err(|e| to_pyerr(Error::InvalidValue(format!("{arg}: {e}"))))
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
 }
 
-fn opt_mode<T: std::str::FromStr<Err = Error>>(obj: Option<&Bound<'_, PyAny>>, arg: &str) -> PyResult<Option<T>> {
+fn opt_mode<T: std::str::FromStr<Err = Error>>(
+    obj: Option<&Bound<'_, PyAny>>,
+    arg: &str,
+) -> PyResult<Option<T>> {
     match obj {
         None => Ok(None),
         Some(o) if o.is_none() => Ok(None),
@@ -34,16 +42,28 @@ fn opt_mode<T: std::str::FromStr<Err = Error>>(obj: Option<&Bound<'_, PyAny>>, a
 
 /// `split`: None -> the seed config's patterns; else a sequence of non-empty str.
 fn split_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<String>>> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(None) };
+    let Some(o) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
     if o.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err("split must be a list of str, not a str"));
+        return Err(PyTypeError::new_err(
+            "split must be a list of str, not a str",
+        ));
     }
     let mut out = Vec::new();
-    for item in o.try_iter().map_err(|_| PyTypeError::new_err(format!("split must be a list of str, got {}", type_name(o))))? {
+    for item in o.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!("split must be a list of str, got {}", type_name(o)))
+    })? {
         let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| PyTypeError::new_err("split must contain only str"))?.to_str()?.to_string();
+        let s = item
+            .cast::<PyString>()
+            .map_err(|_| PyTypeError::new_err("split must contain only str"))?
+            .to_str()?
+            .to_string();
         if s.is_empty() {
-            return Err(to_pyerr(Error::InvalidValue("split patterns must not be empty strings".into())));
+            return Err(to_pyerr(Error::InvalidValue(
+                "split patterns must not be empty strings".into(),
+            )));
         }
         out.push(s);
     }
@@ -80,13 +100,21 @@ impl TextColumn {
     /// becomes a per-item error, not an exception.
     #[staticmethod]
     #[pyo3(signature = (offsets, data, validity=None, bit_offset=0))]
-    fn from_arrow(offsets: Vec<i64>, data: Vec<u8>, validity: Option<Vec<u8>>, bit_offset: usize) -> PyResult<Self> {
+    fn from_arrow(
+        offsets: Vec<i64>,
+        data: Vec<u8>,
+        validity: Option<Vec<u8>>,
+        bit_offset: usize,
+    ) -> PyResult<Self> {
         let n = offsets.len().saturating_sub(1);
         let mut items = Vec::with_capacity(n);
         for i in 0..n {
             if let Some(v) = &validity {
                 let bit = bit_offset + i;
-                let byte = v.get(bit / 8).copied().ok_or_else(|| to_pyerr(Error::Shape("validity bitmap too short".into())))?;
+                let byte = v
+                    .get(bit / 8)
+                    .copied()
+                    .ok_or_else(|| to_pyerr(Error::Shape("validity bitmap too short".into())))?;
                 if byte & (1 << (bit % 8)) == 0 {
                     items.push(Input::Missing);
                     continue;
@@ -94,7 +122,9 @@ impl TextColumn {
             }
             let (a, b) = (offsets[i], offsets[i + 1]);
             if a < 0 || b < a || b as usize > data.len() {
-                return Err(to_pyerr(Error::Shape(format!("arrow offsets out of range at item {i}"))));
+                return Err(to_pyerr(Error::Shape(format!(
+                    "arrow offsets out of range at item {i}"
+                ))));
             }
             items.push(match std::str::from_utf8(&data[a as usize..b as usize]) {
                 Ok(s) => Input::Text(s.to_string()),
@@ -114,9 +144,16 @@ fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Input>> {
         return Ok(c.get().items.clone());
     }
     if obj.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(format!("{what} must be a sequence of str, not a single str")));
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a sequence of str, not a single str"
+        )));
     }
-    let iter = obj.try_iter().map_err(|_| PyTypeError::new_err(format!("{what} must be a sequence of str, got {}", type_name(obj))))?;
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a sequence of str, got {}",
+            type_name(obj)
+        ))
+    })?;
     let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
     for (i, item) in iter.enumerate() {
         out.push(text_input(&item?, what, Some(i))?);
@@ -148,12 +185,19 @@ type SympyOut = Option<(String, Vec<(String, String)>)>;
 
 fn verdict_tuple(v: Verdict) -> (bool, &'static str, Option<String>, &'static str, SympyOut) {
     let sympy = v.sympy.map(|t| (t.compat.as_str().to_string(), t.pairs));
-    (v.correct, v.reason.as_str(), v.extracted, v.path.as_str(), sympy)
+    (
+        v.correct,
+        v.reason.as_str(),
+        v.extracted,
+        v.path.as_str(),
+        sympy,
+    )
 }
 
 /// Single check; returns (correct, reason, extracted, path, sympy_task).
 #[pyfunction]
 #[pyo3(signature = (response, gold, *, kind, compat, extract_policy, eval_policy=None, split=None))]
+#[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 fn check_one(
     py: Python<'_>,
     response: &Bound<'_, PyAny>,
@@ -207,7 +251,7 @@ type BatchOut<'py> = (
 /// Batch check. Returns (correct, reason codes, path codes, extracted, sympy tasks by index).
 #[pyfunction]
 #[pyo3(signature = (responses, golds, kinds=None, *, compat, extract_policy, eval_policy=None, split=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 fn check_batch<'py>(
     py: Python<'py>,
     responses: &Bound<'py, PyAny>,
@@ -225,15 +269,26 @@ fn check_batch<'py>(
         None => None,
         Some(k) => {
             let mut v = Vec::new();
-            for item in k.try_iter().map_err(|_| PyTypeError::new_err("kinds must be a sequence of str"))? {
+            for item in k
+                .try_iter()
+                .map_err(|_| PyTypeError::new_err("kinds must be a sequence of str"))?
+            {
                 v.push(mode::<Kind>(&item?, "kinds")?);
             }
             Some(v)
         }
     };
     let kind_any = PyString::new(py, "auto");
-    let o = options(compat, kind_any.as_any(), extract_policy, eval_policy, split)?;
-    let verdicts = py.detach(|| batch::check_batch(&r, &g, ks.as_deref(), &o, threads)).map_err(to_pyerr)?;
+    let o = options(
+        compat,
+        kind_any.as_any(),
+        extract_policy,
+        eval_policy,
+        split,
+    )?;
+    let verdicts = py
+        .detach(|| batch::check_batch(&r, &g, ks.as_deref(), &o, threads))
+        .map_err(to_pyerr)?;
     let n = verdicts.len();
     let mut correct = Vec::with_capacity(n);
     let mut reason = Vec::with_capacity(n);
@@ -252,7 +307,13 @@ fn check_batch<'py>(
             sympy.push((i, t.compat.as_str().to_string(), t.pairs));
         }
     }
-    Ok((PyArray1::from_vec(py, correct), PyArray1::from_vec(py, reason), PyArray1::from_vec(py, path), extracted, sympy))
+    Ok((
+        PyArray1::from_vec(py, correct),
+        PyArray1::from_vec(py, reason),
+        PyArray1::from_vec(py, path),
+        extracted,
+        sympy,
+    ))
 }
 
 #[pyfunction]
@@ -289,8 +350,14 @@ fn equivalent(
     let (Input::Text(g), Input::Text(p)) = (g, p) else {
         return Err(PyTypeError::new_err("gold and pred must be str"));
     };
-    let eo = EquivOptions { strict, rounding_tolerance: rounding, ..EquivOptions::default() };
-    Ok(verdict_tuple(py.detach(|| check::verdict_from_equiv(&g, &p, &eo, Some(p.clone())))))
+    let eo = EquivOptions {
+        strict,
+        rounding_tolerance: rounding,
+        ..EquivOptions::default()
+    };
+    Ok(verdict_tuple(py.detach(|| {
+        check::verdict_from_equiv(&g, &p, &eo, Some(p.clone()))
+    })))
 }
 
 /// Validate an eval_config.json text; returns (extract_pattern, {type: (kind, extract, eval)}).
@@ -301,7 +368,14 @@ fn parse_config(text: &str) -> PyResult<(Vec<String>, Vec<(String, String, Strin
     let rows = c
         .policy
         .iter()
-        .map(|(k, p)| (k.clone(), p.kind.as_str().to_string(), p.extract_policy.as_str().to_string(), p.eval_policy.as_str().to_string()))
+        .map(|(k, p)| {
+            (
+                k.clone(),
+                p.kind.as_str().to_string(),
+                p.extract_policy.as_str().to_string(),
+                p.eval_policy.as_str().to_string(),
+            )
+        })
         .collect();
     Ok((c.extract_pattern, rows))
 }

@@ -7,11 +7,36 @@ use pyo3::prelude::*;
 
 use crate::error::Error;
 
-create_exception!(matheval_fast._core, MathEvalError, PyValueError, "Base class of matheval_fast errors.");
-create_exception!(matheval_fast._core, ParseError, MathEvalError, "Text that must parse did not; see `.position`.");
-create_exception!(matheval_fast._core, ShapeError, MathEvalError, "Inputs whose lengths or shapes must agree do not.");
-create_exception!(matheval_fast._core, ConfigError, MathEvalError, "A configuration is malformed.");
-create_exception!(matheval_fast._core, DomainError, MathEvalError, "A statistic is undefined for the input.");
+create_exception!(
+    matheval_fast._core,
+    MathEvalError,
+    PyValueError,
+    "Base class of matheval_fast errors."
+);
+create_exception!(
+    matheval_fast._core,
+    ParseError,
+    MathEvalError,
+    "Text that must parse did not; see `.position`."
+);
+create_exception!(
+    matheval_fast._core,
+    ShapeError,
+    MathEvalError,
+    "Inputs whose lengths or shapes must agree do not."
+);
+create_exception!(
+    matheval_fast._core,
+    ConfigError,
+    MathEvalError,
+    "A configuration is malformed."
+);
+create_exception!(
+    matheval_fast._core,
+    DomainError,
+    MathEvalError,
+    "A statistic is undefined for the input."
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

@@ -10,7 +10,14 @@ mod latex;
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    m.add(
+        "build_profile",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
     errors::register(m)?;
     answer::register(m)?;
     latex::register(m)?;

@@ -26,11 +26,10 @@ pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy) -> Op
     // (first pattern on ties). Python's len counts code points.
     let mut best: Option<(usize, &str)> = None;
     for pat in split {
-        if pat.is_empty() || !text.contains(pat.as_str()) {
+        let Some(start) = last_split_piece(text, pat) else {
             continue;
-        }
-        // Python split: non-overlapping, left to right; the last piece (not `rfind`).
-        let tail = text.split(pat.as_str()).last().unwrap_or("");
+        };
+        let tail = &text[start..];
         let n = tail.chars().count();
         if best.is_none_or(|(m, _)| n < m) {
             best = Some((n, tail));
@@ -48,6 +47,26 @@ pub fn extract_answer(text: &str, split: &[String], policy: ExtractPolicy) -> Op
         }
     }
     None
+}
+
+/// Start of `text.split(pat)[-1]` when `pat` occurs (Python's split: non-overlapping matches,
+/// left to right). For a pattern that cannot overlap itself this is just after the last match.
+fn last_split_piece(text: &str, pat: &str) -> Option<usize> {
+    if pat.is_empty() {
+        return None;
+    }
+    let (t, p) = (text.as_bytes(), pat.as_bytes());
+    let self_overlapping = (1..p.len()).any(|k| p[k..] == p[..p.len() - k]);
+    if !self_overlapping {
+        return memchr::memmem::rfind(t, p).map(|i| i + p.len());
+    }
+    let mut last = None;
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&t[from..], p) {
+        last = Some(from + i + p.len());
+        from += i + p.len();
+    }
+    last
 }
 
 /// `remove_prefix_and_suffix`: `strip(' \n').rstrip('.').strip(' \n').rstrip('.')`.
@@ -73,11 +92,15 @@ pub fn string_normalization(s: &str) -> String {
 /// `remove_boxes_keep_content`: unwrap `\box`, `\boxed`, `\mbox`, `\text` (prefix matches, so
 /// `\textbf` too), keeping the braced content. The opening brace may be anywhere after the macro.
 pub fn remove_boxes_keep_content(input: &str) -> String {
+    // Each unwrap copies the string, as the seed does; on pathological inputs (thousands of boxes
+    // in a long answer) the work is capped, where the seed would run into its 5 s timeout.
+    let mut budget: usize = 64 << 20;
     let mut s = input.to_string();
     for bx in ["\\box", "\\boxed", "\\mbox", "\\text"] {
-        loop {
-            let Some(start) = s.find(bx) else { break };
-            let Some(rel) = s[start..].find('{') else { break };
+        while let Some(start) = s.find(bx) {
+            let Some(rel) = s[start..].find('{') else {
+                break;
+            };
             let brace_start = start + rel;
             let mut depth = 0i64;
             let mut end = None;
@@ -93,7 +116,16 @@ pub fn remove_boxes_keep_content(input: &str) -> String {
                 }
             }
             let Some(brace_end) = end else { break };
-            s = format!("{}{}{}", &s[..start], &s[brace_start + 1..brace_end], &s[brace_end + 1..]);
+            budget = match budget.checked_sub(s.len()) {
+                Some(b) => b,
+                None => return s,
+            };
+            s = format!(
+                "{}{}{}",
+                &s[..start],
+                &s[brace_start + 1..brace_end],
+                &s[brace_end + 1..]
+            );
         }
     }
     s
@@ -160,7 +192,12 @@ pub fn has_numbers(s: &str) -> bool {
 
 /// `has_structure`: brackets, backslash, angle brackets, comma, or a lowercase x, y, z.
 pub fn has_structure(s: &str) -> bool {
-    s.chars().any(|c| matches!(c, '(' | ')' | '[' | ']' | '\\' | '<' | '>' | ',' | 'x' | 'y' | 'z'))
+    s.chars().any(|c| {
+        matches!(
+            c,
+            '(' | ')' | '[' | ']' | '\\' | '<' | '>' | ',' | 'x' | 'y' | 'z'
+        )
+    })
 }
 
 /// `literal_check`: true or "undecided" (never false).
@@ -181,8 +218,11 @@ pub fn literal_check(model: &str, gt: &str) -> bool {
 /// and the left has two or more characters.
 pub fn remove_equals(s: &str) -> &str {
     let mut parts = s.split('=');
-    let (Some(left), Some(right), None) = (parts.next(), parts.next(), parts.next()) else { return s };
-    if remove_prefix_and_suffix(right) == "0" && remove_prefix_and_suffix(left).chars().count() >= 2 {
+    let (Some(left), Some(right), None) = (parts.next(), parts.next(), parts.next()) else {
+        return s;
+    };
+    if remove_prefix_and_suffix(right) == "0" && remove_prefix_and_suffix(left).chars().count() >= 2
+    {
         left
     } else {
         right
@@ -256,7 +296,14 @@ pub fn latex_answer_check(
     let model_ans = match split {
         Some(sp) => match extract_answer(model_ans, sp, extract_policy) {
             Some(a) => a,
-            None => return Ok(LatexOutcome { extracted: None, decided_true: false, literal: false, sympy_pairs: vec![] }),
+            None => {
+                return Ok(LatexOutcome {
+                    extracted: None,
+                    decided_true: false,
+                    literal: false,
+                    sympy_pairs: vec![],
+                })
+            }
         },
         None => model_ans.to_string(),
     };
@@ -270,7 +317,10 @@ pub fn latex_answer_check(
     let model_norm_wo_boxes = remove_boxes_keep_content(&model_norm);
     let gt_norm = string_normalization(gt);
     let gt_norm_wo_boxes = remove_boxes_keep_content(&gt_norm);
-    if literal_check(remove_prefix_and_suffix(&model_norm_wo_boxes), remove_prefix_and_suffix(&gt_norm_wo_boxes)) {
+    if literal_check(
+        remove_prefix_and_suffix(&model_norm_wo_boxes),
+        remove_prefix_and_suffix(&gt_norm_wo_boxes),
+    ) {
         return Ok(done(true, true, vec![], &model_ans));
     }
     let mut pairs = Vec::new();
@@ -289,7 +339,10 @@ pub fn latex_answer_check(
             && !has_structure(&model_ans.replace(model_toks[0].as_str(), ""))
             && !has_structure(&gt.replace(gt_toks[0].as_str(), ""))
         {
-            let clean = |t: &str| remove_prefix_and_suffix(&remove_boxes_keep_content(&remove_text_box_only(t))).to_string();
+            let clean = |t: &str| {
+                remove_prefix_and_suffix(&remove_boxes_keep_content(&remove_text_box_only(t)))
+                    .to_string()
+            };
             let (mn, gn) = (clean(&model_toks[0]), clean(&gt_toks[0]));
             match number_check(&mn, &gn) {
                 NumberCheck::Decided(true) => return Ok(done(true, false, vec![], &model_ans)),
@@ -298,7 +351,10 @@ pub fn latex_answer_check(
             }
         }
     }
-    match number_check(remove_prefix_and_suffix(&model_norm), remove_prefix_and_suffix(&gt_norm)) {
+    match number_check(
+        remove_prefix_and_suffix(&model_norm),
+        remove_prefix_and_suffix(&gt_norm),
+    ) {
         NumberCheck::Decided(true) => Ok(done(true, false, vec![], &model_ans)),
         NumberCheck::Symbolic(a, b) => {
             pairs.push((a, b));
@@ -313,24 +369,43 @@ mod tests {
     use super::*;
 
     fn seed_split() -> Vec<String> {
-        vec!["####".into(), "The answer is: ".into(), "The answer is".into()]
+        vec![
+            "####".into(),
+            "The answer is: ".into(),
+            "The answer is".into(),
+        ]
     }
 
     #[test]
     fn extraction_rules() {
         let sp = seed_split();
-        assert_eq!(extract_answer("so The answer is: 12.", &sp, ExtractPolicy::Flex).as_deref(), Some("12."));
+        assert_eq!(
+            extract_answer("so The answer is: 12.", &sp, ExtractPolicy::Flex).as_deref(),
+            Some("12.")
+        );
         // shortest tail: a later markdown heading wins
-        assert_eq!(extract_answer("The answer is: 12\n#### Note", &sp, ExtractPolicy::Flex).as_deref(), Some(" Note"));
-        assert_eq!(extract_answer("x \\boxed{5} and 7", &sp, ExtractPolicy::Flex).as_deref(), Some("5"));
-        assert_eq!(extract_answer("the zoo-keeper", &sp, ExtractPolicy::Flex).as_deref(), Some("-"));
+        assert_eq!(
+            extract_answer("The answer is: 12\n#### Note", &sp, ExtractPolicy::Flex).as_deref(),
+            Some(" Note")
+        );
+        assert_eq!(
+            extract_answer("x \\boxed{5} and 7", &sp, ExtractPolicy::Flex).as_deref(),
+            Some("5")
+        );
+        assert_eq!(
+            extract_answer("the zoo-keeper", &sp, ExtractPolicy::Flex).as_deref(),
+            Some("-")
+        );
         assert_eq!(extract_answer("nothing", &sp, ExtractPolicy::Strict), None);
     }
 
     #[test]
     fn normalization_lowercases_everything() {
         assert_eq!(string_normalization("$\\Delta$ 50\\%"), "\\delta 50");
-        assert_eq!(remove_boxes_keep_content("\\boxed{\\frac{1}{2}}"), "\\frac{1}{2}");
+        assert_eq!(
+            remove_boxes_keep_content("\\boxed{\\frac{1}{2}}"),
+            "\\frac{1}{2}"
+        );
         assert_eq!(remove_boxes_keep_content("\\textbf{A}"), "A");
         assert_eq!(remove_text_box_only("400 \\text{meters}^2 x"), "400  x");
     }
@@ -338,13 +413,19 @@ mod tests {
     #[test]
     fn latex_paths() {
         let sp = seed_split();
-        let chk = |m: &str, g: &str| latex_answer_check(m, g, Some(&sp), ExtractPolicy::Flex, EvalPolicy::Aggressive).unwrap();
+        let chk = |m: &str, g: &str| {
+            latex_answer_check(m, g, Some(&sp), ExtractPolicy::Flex, EvalPolicy::Aggressive)
+                .unwrap()
+        };
         assert!(chk("The answer is: 0.99999", "1").decided_true);
         assert!(chk("The answer is: 1000.4", "1000").decided_true);
         assert!(chk("The answer is: $400 \\text{meters}$", "400").decided_true);
         let o = chk("The answer is: 0.428571", "\\frac{3}{7}");
         assert!(!o.decided_true);
-        assert_eq!(o.sympy_pairs.last().unwrap(), &("0.428571".to_string(), "\\frac{3}{7}".to_string()));
+        assert_eq!(
+            o.sympy_pairs.last().unwrap(),
+            &("0.428571".to_string(), "\\frac{3}{7}".to_string())
+        );
         assert!(chk("The answer is: 10,000", "10000").decided_true);
         assert!(chk("The answer is: B", "\\text{(B)}").decided_true);
         assert!(!chk("The answer is: 3, 5", "5, 3").decided_true);

@@ -109,7 +109,7 @@ pub fn decimal_value(c: char) -> Option<u32> {
     }
     for back in 0..10u32 {
         let z = cp.checked_sub(back)?;
-        let Some(zc) = char::from_u32(z) else { return None };
+        let zc = char::from_u32(z)?;
         if !is_nd(zc) {
             return None;
         }
@@ -201,7 +201,11 @@ pub fn py_float(s: &str) -> Option<f64> {
         Some(p) => (&mant[..p], Some(&mant[p + 1..])),
         None => (mant, None),
     };
-    let ip_d = if ip.is_empty() { Some(String::new()) } else { underscored_digits(ip) }?;
+    let ip_d = if ip.is_empty() {
+        Some(String::new())
+    } else {
+        underscored_digits(ip)
+    }?;
     let fp_d = match fp {
         None => String::new(),
         Some("") => String::new(),
@@ -248,8 +252,8 @@ pub enum EvalError {
 }
 
 const OPS: [&str; 22] = [
-    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(",
-    ")",
+    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "@", "&", "|", "^",
+    "~", "<", ">", "(", ")",
 ];
 
 fn tokenize(src: &str) -> Result<Vec<Tok>, EvalError> {
@@ -268,7 +272,12 @@ fn tokenize(src: &str) -> Result<Vec<Tok>, EvalError> {
         if c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
             let (tok, end) = number_literal(src, i)?;
             // A literal directly followed by a name character or another literal is a SyntaxError.
-            if end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b'.' || b[end] >= 0x80) {
+            if end < b.len()
+                && (b[end].is_ascii_alphanumeric()
+                    || b[end] == b'_'
+                    || b[end] == b'.'
+                    || b[end] >= 0x80)
+            {
                 return Err(EvalError::Invalid);
             }
             if matches!(out.last(), Some(Tok::Num(_))) {
@@ -292,7 +301,10 @@ fn tokenize(src: &str) -> Result<Vec<Tok>, EvalError> {
 /// A Python numeric literal starting at `i`: (value, end).
 fn number_literal(src: &str, i: usize) -> Result<(PyNum, usize), EvalError> {
     let b = src.as_bytes();
-    if b[i] == b'0' && i + 1 < b.len() && matches!(b[i + 1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+    if b[i] == b'0'
+        && i + 1 < b.len()
+        && matches!(b[i + 1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B')
+    {
         let radix = match b[i + 1] {
             b'x' | b'X' => 16,
             b'o' | b'O' => 8,
@@ -328,7 +340,12 @@ fn number_literal(src: &str, i: usize) -> Result<(PyNum, usize), EvalError> {
     let run = |mut j: usize| -> Result<usize, EvalError> {
         let start = j;
         while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
-            if b[j] == b'_' && (j == start || !b[j - 1].is_ascii_digit() || j + 1 >= b.len() || !b[j + 1].is_ascii_digit()) {
+            if b[j] == b'_'
+                && (j == start
+                    || !b[j - 1].is_ascii_digit()
+                    || j + 1 >= b.len()
+                    || !b[j + 1].is_ascii_digit())
+            {
                 return Err(EvalError::Invalid);
             }
             j += 1;
@@ -401,7 +418,10 @@ impl Parser {
         let first = self.bitor()?;
         let mut left = first.clone();
         let mut result: Option<bool> = None;
-        while let Some(op) = self.peek().filter(|o| matches!(*o, "<" | ">" | "==" | ">=" | "<=" | "!=")) {
+        while let Some(op) = self
+            .peek()
+            .filter(|o| matches!(*o, "<" | ">" | "==" | ">=" | "<=" | "!="))
+        {
             self.pos += 1;
             let right = self.bitor()?;
             let ok = compare(&left, &right, op)?;
@@ -452,8 +472,13 @@ impl Parser {
                 return Ok(l);
             };
             let r = self.arith()?;
-            let (PyNum::Int(a), PyNum::Int(b)) = (&l, &r) else { return Err(EvalError::Invalid) };
-            let n = b.to_u32().filter(|n| *n <= MAX_POW).ok_or(EvalError::Invalid)?;
+            let (PyNum::Int(a), PyNum::Int(b)) = (&l, &r) else {
+                return Err(EvalError::Invalid);
+            };
+            let n = b
+                .to_u32()
+                .filter(|n| *n <= MAX_POW)
+                .ok_or(EvalError::Invalid)?;
             l = PyNum::Int(if left_shift { a << n } else { a >> n });
         }
     }
@@ -544,14 +569,26 @@ fn as_f64(n: &PyNum) -> Result<f64, EvalError> {
     n.to_f64().ok_or(EvalError::Invalid)
 }
 
-fn num_op(a: &PyNum, b: &PyNum, fi: impl Fn(&BigInt, &BigInt) -> BigInt, ff: impl Fn(f64, f64) -> f64) -> PyNum {
+fn num_op(
+    a: &PyNum,
+    b: &PyNum,
+    fi: impl Fn(&BigInt, &BigInt) -> BigInt,
+    ff: impl Fn(f64, f64) -> f64,
+) -> PyNum {
     match (a, b) {
         (PyNum::Int(x), PyNum::Int(y)) => PyNum::Int(fi(x, y)),
-        _ => PyNum::Float(ff(a.to_f64().unwrap_or(f64::INFINITY), b.to_f64().unwrap_or(f64::INFINITY))),
+        _ => PyNum::Float(ff(
+            a.to_f64().unwrap_or(f64::INFINITY),
+            b.to_f64().unwrap_or(f64::INFINITY),
+        )),
     }
 }
 
-fn int_op(a: &PyNum, b: &PyNum, f: impl Fn(&BigInt, &BigInt) -> BigInt) -> Result<PyNum, EvalError> {
+fn int_op(
+    a: &PyNum,
+    b: &PyNum,
+    f: impl Fn(&BigInt, &BigInt) -> BigInt,
+) -> Result<PyNum, EvalError> {
     match (a, b) {
         (PyNum::Int(x), PyNum::Int(y)) => Ok(PyNum::Int(f(x, y))),
         _ => Err(EvalError::Invalid),
@@ -565,7 +602,10 @@ fn true_div(a: &PyNum, b: &PyNum) -> Result<PyNum, EvalError> {
         }
         // int / int is correctly rounded in Python; f64 division of exactly representable
         // operands is too. Larger operands go through the rational quotient.
-        if let (Some(xf), Some(yf)) = (x.to_i64().filter(|v| v.unsigned_abs() < (1 << 53)), y.to_i64().filter(|v| v.unsigned_abs() < (1 << 53))) {
+        if let (Some(xf), Some(yf)) = (
+            x.to_i64().filter(|v| v.unsigned_abs() < (1 << 53)),
+            y.to_i64().filter(|v| v.unsigned_abs() < (1 << 53)),
+        ) {
             return Ok(PyNum::Float(xf as f64 / yf as f64));
         }
         return Ok(PyNum::Float(big_ratio_to_f64(x, y)));
@@ -582,7 +622,11 @@ fn big_ratio_to_f64(x: &BigInt, y: &BigInt) -> f64 {
     // Scale so the quotient has 64+ significant bits, then let f64 round once more (adequate:
     // the double rounding error is far below the seed's 1e-3 tolerance and int==int is exact).
     let shift = 64i64 + y.bits() as i64 - x.bits() as i64;
-    let q = if shift >= 0 { (x << shift as usize) / y } else { x / (y << (-shift) as usize) };
+    let q = if shift >= 0 {
+        (x << shift as usize) / y
+    } else {
+        x / (y << (-shift) as usize)
+    };
     q.to_f64().unwrap_or(f64::NAN) * 2f64.powi(-(shift as i32))
 }
 
@@ -628,7 +672,11 @@ fn modulo(a: &PyNum, b: &PyNum) -> Result<PyNum, EvalError> {
                 return Err(EvalError::ZeroDivision);
             }
             let r = x % y;
-            Ok(PyNum::Float(if r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }))
+            Ok(PyNum::Float(if r != 0.0 && ((r < 0.0) != (y < 0.0)) {
+                r + y
+            } else {
+                r
+            }))
         }
     }
 }
@@ -636,7 +684,10 @@ fn modulo(a: &PyNum, b: &PyNum) -> Result<PyNum, EvalError> {
 fn pow(a: &PyNum, b: &PyNum) -> Result<PyNum, EvalError> {
     match (a, b) {
         (PyNum::Int(x), PyNum::Int(y)) if *y >= BigInt::zero() => {
-            let n = y.to_u32().filter(|n| *n <= MAX_POW).ok_or(EvalError::Invalid)?;
+            let n = y
+                .to_u32()
+                .filter(|n| *n <= MAX_POW)
+                .ok_or(EvalError::Invalid)?;
             Ok(PyNum::Int(num_traits::pow(x.clone(), n as usize)))
         }
         _ => {
@@ -656,7 +707,9 @@ fn pow(a: &PyNum, b: &PyNum) -> Result<PyNum, EvalError> {
 fn compare(a: &PyNum, b: &PyNum, op: &str) -> Result<bool, EvalError> {
     let ord = match (a, b) {
         (PyNum::Int(x), PyNum::Int(y)) => x.cmp(y),
-        _ => as_f64(a)?.partial_cmp(&as_f64(b)?).ok_or(EvalError::Invalid)?,
+        _ => as_f64(a)?
+            .partial_cmp(&as_f64(b)?)
+            .ok_or(EvalError::Invalid)?,
     };
     Ok(match op {
         "<" => ord == Ordering::Less,

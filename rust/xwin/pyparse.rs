@@ -276,7 +276,10 @@ mod tests {
         assert_eq!(search_for_numbers("1.2e1"), ["1.2", "1"]);
         assert_eq!(search_for_numbers("zoo-keeper"), ["-"]);
         assert_eq!(search_for_numbers("$$x=1$$"), ["", "1", ""]);
-        assert_eq!(search_for_numbers("1,234,567 and 1234,567"), ["1234567", "1234", "567"]);
+        assert_eq!(
+            search_for_numbers("1,234,567 and 1234,567"),
+            ["1234567", "1234", "567"]
+        );
         assert_eq!(search_for_numbers("a 2/3 b -.5"), ["2/3", "-.5"]);
         assert_eq!(search_for_numbers("$5$ boxes"), ["5"]);
         assert_eq!(search_for_numbers("\\[ x = \\frac{1}{2} \\]"), ["1", "2"]);
@@ -284,7 +287,10 @@ mod tests {
 
     #[test]
     fn boxes_nest_and_skip_quotes() {
-        assert_eq!(search_for_boxes("\\boxed{1} then \\boxed{\\frac{1}{2}}"), ["1", "\\frac{1}{2}"]);
+        assert_eq!(
+            search_for_boxes("\\boxed{1} then \\boxed{\\frac{1}{2}}"),
+            ["1", "\\frac{1}{2}"]
+        );
         assert_eq!(search_for_boxes("\\boxed {\\boxed{5}}"), ["\\boxed{5}"]);
         assert_eq!(search_for_boxes("\\mbox{a}\\fbox{b}"), ["a"]);
         assert_eq!(search_for_boxes("\\boxed{\"}\"}"), ["\"}\""]);

@@ -39,7 +39,9 @@ fn cast_to_number(item: &str) -> Result<PyNum, XwinError> {
             return Err(XwinError); // int(float('inf')) raises
         }
         if (f.trunc() - f).abs() < 1e-10 {
-            return super::pynum::float_to_bigint(f).map(PyNum::Int).ok_or(XwinError);
+            return super::pynum::float_to_bigint(f)
+                .map(PyNum::Int)
+                .ok_or(XwinError);
         }
         return Ok(PyNum::Float(f));
     }
@@ -48,6 +50,13 @@ fn cast_to_number(item: &str) -> Result<PyNum, XwinError> {
 
 /// `get_simple_numbers`: each pattern's matches in turn, deleting them before the next runs.
 pub fn get_simple_numbers(text: &str) -> Result<Vec<PyNum>, XwinError> {
+    // Fast path, same result: an optional '-' and ASCII digits match none of the first four
+    // patterns (each needs one of `eE./:,` or a space) and the whole string is pattern five.
+    let body = text.strip_prefix('-').unwrap_or(text);
+    if !body.is_empty() && body.len() <= 18 && body.bytes().all(|c| c.is_ascii_digit()) {
+        let v: i64 = text.parse().map_err(|_| XwinError)?;
+        return Ok(vec![PyNum::Int(v.into())]);
+    }
     let mut s = text.to_string();
     let mut out = Vec::new();
     for re in patterns() {
@@ -95,7 +104,11 @@ pub fn simple_answer_check(
     split: &[String],
 ) -> Result<SimpleOutcome, XwinError> {
     let Some(extracted) = extract_answer(model, split, extract_policy) else {
-        return Ok(SimpleOutcome { correct: false, extracted: None, numeric: false });
+        return Ok(SimpleOutcome {
+            correct: false,
+            extracted: None,
+            numeric: false,
+        });
     };
     let ans = extracted
         .trim_end_matches('.')
@@ -105,7 +118,13 @@ pub fn simple_answer_check(
         .trim_end_matches(' ')
         .trim_end_matches('\n')
         .replace('$', "");
-    let out = |correct: bool, numeric: bool| Ok(SimpleOutcome { correct, extracted: Some(extracted.clone()), numeric });
+    let out = |correct: bool, numeric: bool| {
+        Ok(SimpleOutcome {
+            correct,
+            extracted: Some(extracted.clone()),
+            numeric,
+        })
+    };
     let (mut gl, mut ml) = match (get_simple_numbers(gt), get_simple_numbers(&ans)) {
         (Ok(g), Ok(m)) => (g, m),
         _ => return out(false, true), // the seed's try/except: any cast error is False
@@ -148,8 +167,20 @@ mod tests {
     use super::*;
 
     fn chk(m: &str, g: &str) -> bool {
-        let sp = vec!["####".to_string(), "The answer is: ".to_string(), "The answer is".to_string()];
-        simple_answer_check(&format!("The answer is: {m}"), g, ExtractPolicy::Flex, EvalPolicy::Strict, &sp).unwrap().correct
+        let sp = vec![
+            "####".to_string(),
+            "The answer is: ".to_string(),
+            "The answer is".to_string(),
+        ];
+        simple_answer_check(
+            &format!("The answer is: {m}"),
+            g,
+            ExtractPolicy::Flex,
+            EvalPolicy::Strict,
+            &sp,
+        )
+        .unwrap()
+        .correct
     }
 
     #[test]

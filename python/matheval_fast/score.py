@@ -1,0 +1,260 @@
+"""``matheval-fast score``: score a response file (protocol A) and print accuracy tables.
+
+Reads the seed's JSON format (an array of items with ``question``, ``answer``, ``type``,
+``subtype``, ``level`` and a ``completion`` list, one entry per prompt), JSONL and Parquet with
+configurable field names. Prints one Type/Subtype/Level table per prompt with an overall total,
+writes per-item verdicts with reasons (JSONL) and ``summary.json`` beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ScoreReport", "add_arguments", "read_records", "run", "score_records"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, help="responses: seed JSON array, .jsonl, or .parquet")
+    p.add_argument(
+        "--config", type=Path, default=None, help="seed-format eval_config.json (default: the seed's)"
+    )
+    p.add_argument(
+        "--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts"
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, help="per-item verdicts, JSONL (default: <file stem>.results.jsonl)"
+    )
+    p.add_argument(
+        "--summary", type=Path, default=None, help="summary JSON (default: summary.json beside --out)"
+    )
+    p.add_argument("--response-field", default="completion", help="field with the response (str or list)")
+    p.add_argument("--gold-field", default="answer")
+    p.add_argument("--type-field", default="type")
+    p.add_argument("--subtype-field", default="subtype")
+    p.add_argument("--level-field", default="level")
+    p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds per SymPy fallback comparison")
+    p.add_argument("--quiet", action="store_true", help="no tables on stdout")
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Records from a seed JSON array, JSONL, or Parquet file."""
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        try:
+            import pyarrow.parquet as pq
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ValueError("reading Parquet needs pyarrow: pip install 'matheval-fast[arrow]'") from exc
+        return pq.read_table(path).to_pylist()
+    text = path.read_text(encoding="utf-8")
+    if suffix == ".jsonl":
+        out = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}:{n}: not valid JSON: {exc.msg}") from exc
+        return out
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON (line {exc.lineno}): {exc.msg}") from exc
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON array of items")
+    return data
+
+
+@dataclass
+class ScoreReport:
+    """Per-item rows and the tables built from them."""
+
+    rows: list[dict[str, Any]]
+    prompts: int
+
+    def table(self, prompt: int) -> list[tuple[str, str, str, int, int, int, float]]:
+        """(Type, Subtype, Level, Correct, Incorrect, Total, Accuracy) rows plus an Overall row."""
+        groups: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+        for r in self.rows:
+            if r["prompt"] != prompt:
+                continue
+            g = groups[(r["type"], r["subtype"], str(r["level"]))]
+            g[0 if r["correct"] else 1] += 1
+        out = []
+        for (t, s, lv), (c, i) in sorted(groups.items()):
+            out.append((t, s, lv, c, i, c + i, c / (c + i)))
+        c = sum(g[0] for g in groups.values())
+        i = sum(g[1] for g in groups.values())
+        out.append(("Overall", "", "", c, i, c + i, c / (c + i) if c + i else float("nan")))
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        per_prompt = []
+        for p in range(self.prompts):
+            rows = self.table(p)
+            overall = rows[-1]
+            per_prompt.append(
+                {
+                    "prompt": p,
+                    "correct": overall[3],
+                    "total": overall[5],
+                    "accuracy": overall[6],
+                    "reasons": dict(Counter(r["reason"] for r in self.rows if r["prompt"] == p)),
+                    "paths": dict(Counter(r["path"] for r in self.rows if r["prompt"] == p)),
+                    "by_group": [
+                        {
+                            "type": t,
+                            "subtype": s,
+                            "level": lv,
+                            "correct": c,
+                            "incorrect": i,
+                            "total": n,
+                            "accuracy": a,
+                        }
+                        for t, s, lv, c, i, n, a in rows[:-1]
+                    ],
+                }
+            )
+        return {"prompts": per_prompt}
+
+
+def score_records(
+    records: Sequence[dict[str, Any]],
+    *,
+    config: Any = None,
+    compat: str = "fixed",
+    response_field: str = "completion",
+    gold_field: str = "answer",
+    type_field: str = "type",
+    subtype_field: str = "subtype",
+    level_field: str = "level",
+    threads: int | None = None,
+    timeout: float | None = None,
+    progress: bool = False,
+) -> ScoreReport:
+    """Score records: each record's policy comes from its type via the seed-format config."""
+    from matheval_fast.answer import check_batch, load_config
+
+    cfg = load_config(config)
+    flat: list[dict[str, Any]] = []
+    prompts = 0
+    for n, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise ValueError(f"item {n} is not an object")
+        if gold_field not in rec:
+            raise ValueError(f"item {n} has no field {gold_field!r} (see --gold-field)")
+        resp = rec.get(response_field)
+        responses = resp if isinstance(resp, list) else [resp]
+        prompts = max(prompts, len(responses))
+        gold = rec[gold_field]
+        gold = None if gold is None else str(gold)  # a numeric gold is the seed's silent-False trap
+        for j, r in enumerate(responses):
+            flat.append(
+                {
+                    "index": n,
+                    "prompt": j,
+                    "type": str(rec.get(type_field, "Default") or "Default"),
+                    "subtype": str(rec.get(subtype_field, "") or ""),
+                    "level": rec.get(level_field, 0),
+                    "gold": gold,
+                    "response": r if isinstance(r, str) or r is None else str(r),
+                }
+            )
+    groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for k, row in enumerate(flat):
+        groups[cfg.for_type(row["type"])].append(k)
+    for (kind, extract_policy, eval_policy), idx in groups.items():
+        res = check_batch(
+            [flat[k]["response"] for k in idx],
+            [flat[k]["gold"] for k in idx],
+            kinds=[kind] * len(idx),
+            compat=compat,  # type: ignore[arg-type]
+            config=cfg,
+            extract_policy=extract_policy,
+            eval_policy=eval_policy,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
+        for pos, k in enumerate(idx):
+            flat[k].update(
+                correct=bool(res.correct[pos]),
+                reason=str(res.reason[pos]),
+                extracted=res.extracted[pos],
+                path=str(res.path[pos]),
+            )
+    return ScoreReport(flat, prompts)
+
+
+def format_table(rows: list[tuple[str, str, str, int, int, int, float]]) -> str:
+    head = ("Type", "Subtype", "Level", "Correct", "Incorrect", "Total", "Accuracy")
+    cells = [head] + [(t, s, lv, str(c), str(i), str(n), f"{a:.4f}") for t, s, lv, c, i, n, a in rows]
+    widths = [max(len(r[k]) for r in cells) for k in range(len(head))]
+    line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def fmt(r: tuple[str, ...]) -> str:
+        cols = (v.ljust(w) if k < 3 else v.rjust(w) for k, (v, w) in enumerate(zip(r, widths, strict=True)))
+        return "| " + " | ".join(cols) + " |"
+
+    body = [fmt(r) for r in cells[1:]]
+    return "\n".join([line, fmt(cells[0]), line, *body[:-1], line, body[-1], line])
+
+
+def run(args: argparse.Namespace) -> int:
+    records = read_records(args.file)
+    report = score_records(
+        records,
+        config=args.config,
+        compat=args.compat,
+        response_field=args.response_field,
+        gold_field=args.gold_field,
+        type_field=args.type_field,
+        subtype_field=args.subtype_field,
+        level_field=args.level_field,
+        threads=args.threads,
+        timeout=args.timeout,
+        progress=sys.stderr.isatty(),
+    )
+    out = args.out or Path(f"{args.file.stem}.results.jsonl")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as f:
+        for r in report.rows:
+            f.write(
+                json.dumps(
+                    {
+                        k: r[k]
+                        for k in (
+                            "index",
+                            "prompt",
+                            "type",
+                            "subtype",
+                            "level",
+                            "gold",
+                            "extracted",
+                            "correct",
+                            "reason",
+                            "path",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+    summary_path = args.summary or out.parent / "summary.json"
+    summary = {"file": str(args.file), "compat": args.compat, **report.summary()}
+    summary_path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    if not args.quiet:
+        for p in range(report.prompts):
+            print(f"prompt {p} ({args.compat} mode)")
+            print(format_table(report.table(p)))
+            reasons = summary["prompts"][p]["reasons"]
+            print("reasons: " + ", ".join(f"{k}={v}" for k, v in sorted(reasons.items())))
+        print(f"verdicts: {out}\nsummary:  {summary_path}")
+    return 0
