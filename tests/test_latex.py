@@ -16,7 +16,6 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from matheval_fast._core import ParseError, latex_equivalent, parse_latex
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "answer_check"
@@ -65,9 +64,7 @@ def _numeric_equal(a: object, b: object) -> bool:
     if isinstance(a, sympy.logic.boolalg.And) and isinstance(b, sympy.logic.boolalg.And):
         return _numeric_equal(sympy.Tuple(*a.args), sympy.Tuple(*b.args))
     if isinstance(a, sympy.core.relational.Relational) or isinstance(b, sympy.core.relational.Relational):
-        return (
-            type(a) is type(b) and _numeric_equal(a.lhs, b.lhs) and _numeric_equal(a.rhs, b.rhs)
-        )
+        return type(a) is type(b) and _numeric_equal(a.lhs, b.lhs) and _numeric_equal(a.rhs, b.rhs)
     if a == b:
         return True
     a = a.doit() if hasattr(a, "doit") else a
@@ -190,7 +187,10 @@ def test_shifted_value_is_not_equal(pair: tuple[str, object]) -> None:
 
 
 @FAST
-@given(st.lists(st.integers(-50, 50), min_size=1, max_size=6), st.lists(st.integers(2, 9), min_size=1, max_size=6))
+@given(
+    st.lists(st.integers(-50, 50), min_size=1, max_size=6),
+    st.lists(st.integers(2, 9), min_size=1, max_size=6),
+)
 def test_exact_rational_sums_agree_with_fractions(nums: list[int], dens: list[int]) -> None:
     terms = list(zip(nums, dens, strict=False))
     tex = " + ".join(f"\\frac{{{p}}}{{{q}}}" for p, q in terms)

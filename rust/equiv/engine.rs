@@ -177,8 +177,13 @@ fn decimals_of(e: &Expr) -> Option<u32> {
     match e {
         Expr::Num(n) => {
             let d = n.decimals.filter(|d| *d > 0)?;
-            let scaled = &n.value * BigRational::from_integer(num_bigint::BigInt::from(10u32).pow(d));
-            let digits = scaled.to_integer().to_string().trim_start_matches(['-', '0']).len();
+            let scaled =
+                &n.value * BigRational::from_integer(num_bigint::BigInt::from(10u32).pow(d));
+            let digits = scaled
+                .to_integer()
+                .to_string()
+                .trim_start_matches(['-', '0'])
+                .len();
             (digits >= 2).then_some(d)
         }
         Expr::Neg(a) => decimals_of(a),
