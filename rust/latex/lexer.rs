@@ -545,7 +545,8 @@ impl Lexer<'_> {
     fn run(&mut self) -> Result<()> {
         while let Some(c) = self.peek(0) {
             let pos = self.i;
-            if c.is_whitespace() || c == '~' || c == '\u{a0}' || c == '$' {
+            // Quotes around an answer (`"$12$ and $13$"`) carry no meaning.
+            if c.is_whitespace() || c == '~' || c == '\u{a0}' || c == '$' || c == '"' {
                 self.i += 1;
                 self.space = true;
                 continue;
@@ -865,7 +866,7 @@ impl Lexer<'_> {
                 '{' => self.push(Tok::SetOpen, pos),
                 '}' => self.push(Tok::SetClose, pos),
                 '%' => self.push(Tok::Percent, pos),
-                '$' | ',' | ';' | ':' | '!' | ' ' | '>' | '\n' | '\t' => {
+                '$' | ',' | ';' | ':' | '!' | ' ' | '>' | '\n' | '\t' | '"' => {
                     if c == '$' && self.peek(0).is_none() && self.out.is_empty() {
                         return err("a currency sign with no amount", pos);
                     }
