@@ -9,7 +9,9 @@
 use crate::latex::{BigOp, Constant, Expr, Func};
 use num_complex::Complex64;
 use num_traits::ToPrimitive;
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub type C = Complex64;
 
@@ -19,7 +21,13 @@ pub struct Env {
     pub vars: HashMap<String, C>,
     /// Seed of this point: hashed symbols and functions depend on it.
     pub seed: u64,
+    /// Node evaluations left for this point, shared with the copies made inside sums, so
+    /// nested `\sum` cannot multiply into a long loop.
+    pub steps: Rc<Cell<u64>>,
 }
+
+/// Node evaluations allowed per point.
+const STEPS_PER_POINT: u64 = 200_000;
 
 /// splitmix64: a tiny deterministic generator, written out so the random points (and hence
 /// verdicts) never change with a dependency's algorithm.
@@ -75,7 +83,11 @@ impl Env {
             };
             map.insert(v.clone(), C::new(x, 0.0));
         }
-        Env { vars: map, seed }
+        Env {
+            vars: map,
+            seed,
+            steps: Rc::new(Cell::new(STEPS_PER_POINT)),
+        }
     }
 }
 
@@ -88,6 +100,11 @@ fn real(c: C) -> Option<f64> {
 }
 
 pub fn eval(e: &Expr, env: &Env) -> Option<C> {
+    let left = env.steps.get();
+    if left == 0 {
+        return None;
+    }
+    env.steps.set(left - 1);
     let v = match e {
         Expr::Num(n) => C::new(n.value.to_f64()?, 0.0),
         Expr::Const(Constant::Pi) => C::new(std::f64::consts::PI, 0.0),
@@ -341,6 +358,14 @@ mod tests {
             C::new(385.0, 0.0),
             1e-12
         ));
+    }
+
+    #[test]
+    fn nested_sums_stop_at_the_step_budget() {
+        assert_eq!(
+            ev("\\sum_{a=1}^{5000}\\sum_{b=1}^{5000}\\sum_{c=1}^{5000} abc"),
+            None
+        );
     }
 
     #[test]
