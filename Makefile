@@ -43,15 +43,17 @@ lint: $(STAMP) ## rustfmt, clippy -D warnings, ruff
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests benches onnx
-	$(VENV)/bin/ruff format --check python tests benches onnx
+	$(VENV)/bin/ruff check python tests benches onnx scripts
+	$(VENV)/bin/ruff format --check python tests benches onnx scripts
 
 fmt: $(STAMP) ## format Rust and Python
 	cargo fmt
-	$(VENV)/bin/ruff format python tests benches onnx
+	$(VENV)/bin/ruff format python tests benches onnx scripts
 
-bench: build ## run the peer comparison benchmarks
+bench: build ## run the peer comparison benchmarks (installs the peers from requirements-bench.txt)
+	$(PY) -m pip install -q -r requirements-bench.txt
 	$(PY) benches/compare_gsm8k.py
+	$(PY) benches/compare_siegel_tukey.py
 
 clean: ## remove build outputs and the venv
 	rm -rf target $(VENV) python/matheval_fast/_core*.so out

@@ -115,14 +115,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     let mut anchors = anchor_ends(text);
     for p in patterns {
         // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
-        let lower = p.to_ascii_lowercase();
-        let covered = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
-            lower[m.end()..].trim_matches([':', ' ']).is_empty()
-                && lower[..m.start()]
-                    .split_whitespace()
-                    .all(|w| ["the", "final", "correct"].contains(&w))
-        });
-        if !p.is_empty() && !covered {
+        if !p.is_empty() && !covered_by_builtin(p) {
             let f = memchr::memmem::Finder::new(p.as_bytes());
             anchors.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
         }

@@ -12,6 +12,7 @@
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
 //! - [`check`]: modes, policies, the [`check::Verdict`] and the single-item checker.
 //! - [`batch`]: rayon drivers over owned inputs.
+//! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
 
 pub mod batch;
 pub mod check;
@@ -21,6 +22,7 @@ pub mod error;
 pub mod extract;
 pub mod latex;
 pub mod number;
+pub mod stats;
 pub mod xwin;
 
 #[cfg(feature = "python")]

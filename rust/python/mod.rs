@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod answer;
 mod errors;
 mod latex;
+mod stats;
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -21,5 +22,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     answer::register(m)?;
     latex::register(m)?;
+    stats::register(m)?;
     Ok(())
 }

@@ -117,8 +117,37 @@ fn bounded_digits(s: &[u8], i: usize, min: usize, max: usize) -> Option<usize> {
     (e - i >= min).then_some(e)
 }
 
+/// Python's `str.expandtabs()` (tab stops every 8 columns, the column restarting after `\n`
+/// and `\r`), which pyparsing's `searchString` applies before scanning.
+pub fn expand_tabs(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut col = 0usize;
+    for c in text.chars() {
+        match c {
+            '\t' => {
+                let n = 8 - col % 8;
+                out.extend(std::iter::repeat_n(' ', n));
+                col += n;
+            }
+            '\n' | '\r' => {
+                out.push(c);
+                col = 0;
+            }
+            _ => {
+                out.push(c);
+                col += 1;
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `search_for_numbers`: every token, in order.
 pub fn search_for_numbers(text: &str) -> Vec<String> {
+    let text = &*expand_tabs(text);
     let s = text.as_bytes();
     let mut out = Vec::new();
     let mut loc = 0;
@@ -237,6 +266,7 @@ pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
 
 /// `search_for_boxes`: contents of every `\boxed{...}` / `\mbox{...}` found by scanning.
 pub fn search_for_boxes(text: &str) -> Vec<String> {
+    let text = &*expand_tabs(text);
     let s = text.as_bytes();
     let mut out = Vec::new();
     let mut loc = 0;
@@ -283,6 +313,13 @@ mod tests {
         assert_eq!(search_for_numbers("a 2/3 b -.5"), ["2/3", "-.5"]);
         assert_eq!(search_for_numbers("$5$ boxes"), ["5"]);
         assert_eq!(search_for_numbers("\\[ x = \\frac{1}{2} \\]"), ["1", "2"]);
+    }
+
+    #[test]
+    fn tabs_are_expanded_like_pyparsing() {
+        assert_eq!(expand_tabs("a\tb\n\tc"), "a       b\n        c");
+        assert_eq!(search_for_boxes("\\boxed{\ta}"), [" a"]);
+        assert_eq!(search_for_numbers("$x\ty$"), ["x      y"]);
     }
 
     #[test]

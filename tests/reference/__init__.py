@@ -1,0 +1,1 @@
+"""Slow reference re-implementations used as test oracles (never imported by the library)."""
