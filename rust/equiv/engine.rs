@@ -1518,6 +1518,12 @@ mod policy_examples {
             ("\\sum_{k=0}^{n-1} F_k F_{n-k-1}", "\\sum_{k=0}^{n-1} F_{n-k-1} F_k", E),
             ("\\sqrt{1/n}", "\\frac{1}{\\sqrt n}", E),
             ("(1,000, 2)", "(1, 0, 2)", E),
+            ("\\cos 60^\\circ", "\\frac12", E),
+            ("\\sin(30°)", "0.5", E),
+            ("0.\\overline{3}", "\\frac13", E),
+            ("0.1\\overline{6}", "\\frac16", E),
+            ("\\mathbb{R}", "(-\\infty, \\infty)", E),
+            ("x \\ne 3", "(-\\infty, 3) \\cup (3, \\infty)", E),
         ] {
             check(g, p, want);
         }

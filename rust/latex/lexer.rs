@@ -32,6 +32,8 @@ pub enum Tok {
     /// Content of `\text{}` and friends that is not a number, unit or connective.
     Text(String),
     Percent,
+    /// A degree mark (`^\circ`, `°`): dropped, except inside a trig argument (radians).
+    Degree,
     /// A connective word between answers: "and", "or".
     Word,
     Rel(RelOp),
@@ -534,7 +536,7 @@ impl Lexer<'_> {
     fn prev_is_value(&self) -> bool {
         matches!(
             self.out.last().map(|t| &t.tok),
-            Some(Tok::Num(..) | Tok::Close(_) | Tok::Percent)
+            Some(Tok::Num(..) | Tok::Close(_) | Tok::Percent | Tok::Degree)
         )
     }
 
@@ -640,7 +642,7 @@ impl Lexer<'_> {
                 '±' => self.push(Tok::Pm(true), pos),
                 '∓' => self.push(Tok::Pm(false), pos),
                 '′' => self.push(Tok::Op('\''), pos),
-                '°' => {}
+                '°' => self.push(Tok::Degree, pos),
                 '€' | '£' | '¥' => self.space = true,
                 _ => {
                     if let Some(d) = superscript_digit(c) {
@@ -973,6 +975,8 @@ impl Lexer<'_> {
         } else if n >= 1 && self.out[n - 1].tok == Tok::Op('^') {
             self.out.truncate(n - 1);
         }
+        let pos = self.i;
+        self.push(Tok::Degree, pos);
     }
 
     /// `\text{...}`: numbers, connectives and units inside become ordinary tokens.

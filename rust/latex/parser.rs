@@ -20,6 +20,8 @@ pub struct Parser {
     abs_depth: usize,
     in_integral: bool,
     backtracks: usize,
+    /// Inside the argument of a trigonometric function (degree marks become radians).
+    trig_arg: usize,
 }
 
 /// Bound on the absolute-value backtracking so `|||...|||` stays linear-ish.
@@ -81,6 +83,7 @@ impl Parser {
             abs_depth: 0,
             in_integral: false,
             backtracks: 0,
+            trig_arg: 0,
         }
     }
 
@@ -559,6 +562,18 @@ impl Parser {
                     self.i += 1;
                     e = Expr::Func(Func::Factorial, vec![e]);
                 }
+                Some(Tok::Degree) => {
+                    // Degrees are radians inside a trig argument (`\cos 60^\circ`); elsewhere
+                    // an angle answer is its number (`30^\circ` = 30).
+                    self.i += 1;
+                    if self.trig_arg > 0 {
+                        let rad = Expr::Div(
+                            Box::new(Expr::Const(Constant::Pi)),
+                            Box::new(Expr::num(180)),
+                        );
+                        e = Expr::Mul(vec![e, rad]);
+                    }
+                }
                 Some(Tok::Percent) => {
                     let ok = e.is_number_literal() || matches!(e, Expr::Const(Constant::Infinity));
                     if !ok {
@@ -643,6 +658,32 @@ impl Parser {
         }
     }
 
+    /// After a number: `.\overline{dd}` or `\overline{dd}` (no space) gives the repeating
+    /// digits `dd`.
+    fn repeating_part(&mut self) -> Result<Option<String>> {
+        let save = self.i;
+        if self.peek() == Some(&Tok::Op('.')) && !self.space_before() {
+            self.i += 1;
+        }
+        if self.space_before() || self.peek() != Some(&Tok::Cmd("overline".into())) {
+            self.i = save;
+            return Ok(None);
+        }
+        self.i += 1;
+        let braced = self.eat(&Tok::Open('{'));
+        let digits = match self.bump() {
+            Some(Tok::Num(_, Some(raw))) => raw,
+            _ => {
+                self.i = save;
+                return Ok(None);
+            }
+        };
+        if braced && !self.eat(&Tok::Close('}')) {
+            return perr("expected '}'", self.pos());
+        }
+        Ok(Some(digits))
+    }
+
     fn parse_subscripted(&mut self, name: String) -> Result<Expr> {
         let mut name = name;
         let mut sub = None;
@@ -668,7 +709,19 @@ impl Parser {
         };
         let e = match tok {
             Tok::Num(n, raw) => {
-                if self.peek() == Some(&Tok::Op('_')) {
+                if let Some(rep) = self.repeating_part()? {
+                    // `0.\overline{3}`, `0.1\overline{6}`: a repeating decimal, exactly.
+                    let d = n.decimals.unwrap_or(0);
+                    let k = rep.len() as u32;
+                    let digits: num_bigint::BigInt = rep.parse().unwrap_or_default();
+                    let ten = num_bigint::BigInt::from(10u32);
+                    let den = (ten.pow(k) - 1u32) * ten.pow(d);
+                    let value = &n.value + num_rational::BigRational::new(digits, den);
+                    Expr::Num(Number {
+                        value,
+                        decimals: None,
+                    })
+                } else if self.peek() == Some(&Tok::Op('_')) {
                     // `204_5`: a numeral in another base, kept literal.
                     self.i += 1;
                     let base = self.parse_script_arg()?;
@@ -808,7 +861,28 @@ impl Parser {
                 }
             }
         }
-        let args = match self.peek() {
+        let trig = matches!(
+            f,
+            Func::Sin | Func::Cos | Func::Tan | Func::Cot | Func::Sec | Func::Csc
+        );
+        self.trig_arg += usize::from(trig);
+        let args = self.function_args(name);
+        self.trig_arg -= usize::from(trig);
+        let args = args?;
+        let arity_ok = match f {
+            Func::Gcd | Func::Lcm | Func::Max | Func::Min => !args.is_empty(),
+            Func::Binom | Func::Mod => args.len() == 2,
+            _ => args.len() == 1,
+        };
+        if !arity_ok {
+            return perr(format!("wrong number of arguments for {name}"), self.pos());
+        }
+        self.finish_function(f, name, base, power, args)
+    }
+
+    /// The argument(s) of a function: parenthesised, braced, or an implicit product.
+    fn function_args(&mut self, name: &str) -> Result<Vec<Expr>> {
+        Ok(match self.peek() {
             Some(Tok::Open('(')) => self.paren_args()?,
             Some(Tok::Open('{')) => match self.parse_group()? {
                 Expr::List(ListKind::Comma, items) => items,
@@ -826,15 +900,17 @@ impl Parser {
                 }
                 vec![acc]
             }
-        };
-        let arity_ok = match f {
-            Func::Gcd | Func::Lcm | Func::Max | Func::Min => !args.is_empty(),
-            Func::Binom | Func::Mod => args.len() == 2,
-            _ => args.len() == 1,
-        };
-        if !arity_ok {
-            return perr(format!("wrong number of arguments for {name}"), self.pos());
-        }
+        })
+    }
+
+    fn finish_function(
+        &mut self,
+        f: Func,
+        name: &str,
+        base: Option<Expr>,
+        power: Option<Expr>,
+        args: Vec<Expr>,
+    ) -> Result<Expr> {
         let mut e = if f == Func::Log {
             let b = match (base, name) {
                 (Some(b), _) => b,
@@ -896,6 +972,21 @@ impl Parser {
             "infty" => Expr::Const(Constant::Infinity),
             "emptyset" => Expr::EmptySet,
             "boxed" | "fbox" => self.parse_group()?,
+            "mathbb"
+                if self.peek() == Some(&Tok::Open('{'))
+                    && self.peek_at(1) == Some(&Tok::Letter('R'))
+                    && self.peek_at(2) == Some(&Tok::Close('}')) =>
+            {
+                // The real line: `\mathbb{R}` = `(-\infty, \infty)`.
+                self.i += 3;
+                let inf = Expr::Const(Constant::Infinity);
+                Expr::Interval(
+                    Box::new(Expr::Neg(Box::new(inf.clone()))),
+                    Box::new(inf),
+                    false,
+                    false,
+                )
+            }
             "mathrm" | "mathit" | "mathbf" | "mathsf" | "mathbb" | "mathcal" | "boldsymbol"
             | "mathnormal" => {
                 let g = self.parse_group()?;
@@ -1358,6 +1449,7 @@ fn describe(t: &Tok) -> String {
         Tok::RowSep => "'\\\\'".into(),
         Tok::Text(_) => "text".into(),
         Tok::Percent => "'%'".into(),
+        Tok::Degree => "degree sign".into(),
         Tok::Word => "connective word".into(),
         Tok::Rel(_) => "relation".into(),
         Tok::Pm(_) => "'\\pm'".into(),
