@@ -2,7 +2,9 @@
 //! - `math_verify_cases`: the 276 math-verify (gold, pred) pairs, answers extracted by the
 //!   test adapter once up front, one iteration = all pairs;
 //! - `qwen800`: the 800 Qwen2.5-Math extracted answers against their golds;
-//! - `power_tower`: math-verify issue #65, which never returns there.
+//! - `power_tower`: math-verify issue #65, which never returns there;
+//! - `sum300_reordered` (percentiles only): a 300-term sum against its reversal (math-verify
+//!   times out on it).
 //!
 //! Before criterion runs, per-item latency percentiles (p50/p99/max) are printed from direct
 //! timing of every item. Run: `cargo bench --bench equiv`.
@@ -111,6 +113,12 @@ fn main() {
     percentiles("math_verify_cases", &math_verify_pairs());
     percentiles("qwen800", &qwen_pairs());
     percentiles("power_tower", &[(TOWER.to_string(), "1".to_string())]);
+    let terms: Vec<String> = (1..=300).map(|i| format!("x_{{{i}}}^{{{i}}}")).collect();
+    let reversed: Vec<String> = terms.iter().rev().cloned().collect();
+    percentiles(
+        "sum300_reordered",
+        &[(terms.join(" + "), reversed.join(" + "))],
+    );
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

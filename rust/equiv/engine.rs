@@ -1530,6 +1530,18 @@ mod policy_examples {
     }
 
     #[test]
+    fn long_sums_reordered_are_equal() {
+        // math-verify times out (5 s) on this and returns a false negative.
+        let terms: Vec<String> = (1..=300).map(|i| format!("x_{{{i}}}^{{{i}}}")).collect();
+        let a = terms.join(" + ");
+        let b = terms.iter().rev().cloned().collect::<Vec<_>>().join(" + ");
+        assert_eq!(
+            equivalent(&a, &b, &EquivOptions::default()).result,
+            Equivalence::Equal
+        );
+    }
+
+    #[test]
     fn equations_are_read_by_direction() {
         // A gold equation is the answer; a predicted one counts by its constant right side.
         let o = EquivOptions::default();
