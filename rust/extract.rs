@@ -33,10 +33,11 @@ pub struct Extracted {
 fn anchor_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?-u:\b)answer(?:\s+is(?-u:\b)|\s*:)|####").expect("static regex")
+        Regex::new(r"(?-u:\b)answer(?:(?-u:\s)+is(?-u:\b)|(?-u:\s)*:)|####").expect("static regex")
     })
 }
 
+#[cfg(test)]
 thread_local! {
     static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -66,7 +67,8 @@ fn covered_by_builtin(p: &str) -> bool {
     })
 }
 
-/// End offsets of every anchor phrase in `text`.
+/// End offsets of every anchor phrase in `text`, by the regex: the oracle of the backward scan.
+#[cfg(test)]
 fn anchor_ends(text: &str) -> Vec<usize> {
     LOWER.with(|buf| {
         let mut buf = buf.borrow_mut();
@@ -110,19 +112,105 @@ const NOT_AN_ANSWER: &[&str] = &[
     "confirmed",
 ];
 
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// End of the anchor phrase whose "answer" starts at byte `i` (`answer\s+is\b` or `answer\s*:`).
+fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
+    if i + 6 > b.len()
+        || !b[i..i + 6].eq_ignore_ascii_case(b"answer")
+        || (i > 0 && is_word(b[i - 1]))
+    {
+        return None;
+    }
+    let j = i + 6;
+    let mut k = j;
+    while k < b.len() && b[k].is_ascii_whitespace() {
+        k += 1;
+    }
+    if k < b.len() && b[k] == b':' {
+        return Some(k + 1);
+    }
+    let is_word_is = k > j && k + 2 <= b.len() && b[k..k + 2].eq_ignore_ascii_case(b"is");
+    (is_word_is && (k + 2 == b.len() || !is_word(b[k + 2]))).then_some(k + 2)
+}
+
+/// Anchor ends from the last to the first, found lazily by scanning backwards: the answer is
+/// nearly always near the end, so most responses are decided after a few dozen bytes. Yields
+/// exactly the ends of `anchor_ends` (checked by a property test), in reverse.
+struct AnchorsBackward<'a> {
+    b: &'a [u8],
+    /// Bytes before this offset are still to be scanned.
+    upto: usize,
+    pending_hash: Vec<usize>,
+}
+
+impl Iterator for AnchorsBackward<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if let Some(e) = self.pending_hash.pop() {
+            return Some(e);
+        }
+        let b = self.b;
+        while self.upto > 0 {
+            let i = memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto])?;
+            if b[i] == b'#' {
+                // A run of '#': the forward scan's non-overlapping "####" matches end at
+                // start+4, start+8, ...
+                let mut start = i;
+                while start > 0 && b[start - 1] == b'#' {
+                    start -= 1;
+                }
+                let run = i + 1 - start;
+                self.upto = start;
+                self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
+                if let Some(e) = self.pending_hash.pop() {
+                    return Some(e);
+                }
+                continue;
+            }
+            self.upto = i;
+            if let Some(e) = answer_anchor_end(b, i) {
+                return Some(e);
+            }
+        }
+        None
+    }
+}
+
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
-    let mut anchors = anchor_ends(text);
+    let mut extra: Vec<usize> = Vec::new();
     for p in patterns {
         // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
         if !p.is_empty() && !covered_by_builtin(p) {
             let f = memchr::memmem::Finder::new(p.as_bytes());
-            anchors.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
+            extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
         }
     }
-    anchors.sort_unstable();
-    anchors.dedup();
-    for &pos in anchors.iter().rev() {
+    extra.sort_unstable();
+    let mut builtin = AnchorsBackward {
+        b: text.as_bytes(),
+        upto: text.len(),
+        pending_hash: Vec::new(),
+    }
+    .peekable();
+    let mut last_tried = usize::MAX;
+    loop {
+        // Merge the two descending streams of anchor ends.
+        let pos = match (builtin.peek().copied(), extra.last().copied()) {
+            (Some(a), Some(e)) if e >= a => extra.pop(),
+            (Some(_), _) => builtin.next(),
+            (None, Some(_)) => extra.pop(),
+            (None, None) => None,
+        };
+        let Some(pos) = pos else { break };
+        if pos == last_tried {
+            continue;
+        }
+        last_tried = pos;
         if let Some(a) = answer_after_anchor(text, pos) {
             return Some(Extracted {
                 answer: a,
@@ -342,6 +430,16 @@ mod tests {
             Some("12")
         );
         assert_eq!(ex("Answer: 3.5 km").as_deref(), Some("3.5 km"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1)*") {
+            let mut fwd = anchor_ends(&t);
+            fwd.reverse();
+            let back: Vec<usize> = AnchorsBackward { b: t.as_bytes(), upto: t.len(), pending_hash: Vec::new() }.collect();
+            proptest::prop_assert_eq!(fwd, back);
+        }
     }
 
     #[test]

@@ -1,0 +1,58 @@
+//! Criterion benches for protocol A's core: one check per mode on GSM8K-style responses, and the
+//! rayon batch. `cargo bench --bench answer`.
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+use _core::batch::check_batch;
+use _core::check::{check, CheckOptions, Compat, Input};
+
+fn gsm8k() -> Vec<(Input, Input)> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/answer_check/gsm8k_xwin.json"
+    ))
+    .expect("bundled GSM8K data");
+    let items: Vec<serde_json::Value> = serde_json::from_str(&text).expect("valid JSON");
+    items
+        .iter()
+        .map(|it| {
+            let sol = it["solution"].as_str().unwrap_or("");
+            let ans = it["answer"].as_str().unwrap_or("");
+            (
+                Input::Text(format!("{sol}\nThe answer is: {ans}.")),
+                Input::Text(ans.to_string()),
+            )
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let pairs = gsm8k();
+    let mut g = c.benchmark_group("gsm8k");
+    g.throughput(Throughput::Elements(pairs.len() as u64));
+    for compat in [Compat::Fixed, Compat::Xwin] {
+        let opts = CheckOptions {
+            compat,
+            ..CheckOptions::default()
+        };
+        g.bench_function(format!("check_{}", compat.as_str()), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|(r, gold)| check(black_box(r), black_box(gold), &opts).correct)
+                    .count()
+            })
+        });
+    }
+    let (resp, gold): (Vec<Input>, Vec<Input>) = pairs.iter().cloned().unzip();
+    let opts = CheckOptions::default();
+    g.bench_function("check_batch_fixed_all_cores", |b| {
+        b.iter(|| {
+            check_batch(black_box(&resp), black_box(&gold), None, &opts, None).map(|v| v.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
