@@ -8,6 +8,7 @@
 //! - [`extract`]: final-answer extraction (anchors, boxes, math spans, last number).
 //! - [`number`]: number literals and rounding-aware numeric comparison.
 //! - [`xwin`]: the seed tool's algorithm, quirks included (`compat="xwin"`).
+//! - [`latex`]: LaTeX / plain-math parser to an expression tree (positions, budgets).
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
 //! - [`check`]: modes, policies, the [`check::Verdict`] and the single-item checker.
 //! - [`batch`]: rayon drivers over owned inputs.
@@ -19,6 +20,7 @@ pub mod config;
 pub mod equiv;
 pub mod error;
 pub mod extract;
+pub mod latex;
 pub mod number;
 pub mod stats;
 pub mod xwin;

@@ -13,8 +13,11 @@ pub struct EquivOptions {
     pub strict: bool,
     /// Compare a decimal prediction with an exact gold by rounding to the written precision.
     pub rounding_tolerance: bool,
+    /// Largest parsed expression (nodes) per side.
     pub max_nodes: usize,
+    /// Largest exact power, in bits of the result (`5^{3125}` is over the default).
     pub max_exponent_bits: u64,
+    /// Largest exact value, in decimal digits (`2006!` has 5,770 and fits the default).
     pub max_digits: usize,
 }
 
@@ -25,7 +28,7 @@ impl Default for EquivOptions {
             rounding_tolerance: true,
             max_nodes: 2_000,
             max_exponent_bits: 4_096,
-            max_digits: 2_000,
+            max_digits: 10_000,
         }
     }
 }
@@ -80,7 +83,9 @@ impl EquivOutcome {
 
 /// Is `pred` the same answer as `gold`? Gold first, as in math-verify's `verify(gold, pred)`.
 pub fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    basic::equivalent(gold, pred, opts)
+    engine::equivalent(gold, pred, opts)
 }
 
-mod basic;
+mod engine;
+pub mod exact;
+pub mod numeric;

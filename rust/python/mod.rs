@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod answer;
 mod errors;
+mod latex;
 mod stats;
 
 #[pymodule(gil_used = false)]
@@ -20,6 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     errors::register(m)?;
     answer::register(m)?;
+    latex::register(m)?;
     stats::register(m)?;
     Ok(())
 }

@@ -1,0 +1,381 @@
+//! LaTeX / plain-math parsing to an expression tree ([`ast::Expr`]).
+//!
+//! [`parse`] reads one math string (delimiters such as `$`, `\(`, `\[` are tolerated) and
+//! returns the tree or `Error::Parse { message, position }` (0-based character offset).
+//! [`parse_answer`] first reduces an *answer* string the way a grader reads it: the contents
+//! of `\boxed{}` (several boxes joined when only connectives separate them), then [`parse`].
+//! Budgets: input length, node count and nesting depth; over budget is a parse error.
+
+pub mod ast;
+pub mod lexer;
+pub mod parser;
+
+pub use ast::{canonical, BigOp, Constant, Expr, Func, ListKind, Number, RelOp};
+
+use crate::error::{Error, Result};
+
+/// Limits of one parse. Over any limit is a parse error, never a hang.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseOptions {
+    pub max_chars: usize,
+    pub max_nodes: usize,
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_chars: 20_000,
+            max_nodes: 5_000,
+            max_depth: 100,
+        }
+    }
+}
+
+/// Parse one math string.
+pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() > opts.max_chars {
+        return Err(Error::Parse {
+            message: format!("input longer than {} characters", opts.max_chars),
+            position: opts.max_chars,
+        });
+    }
+    let toks = lexer::tokenize(&chars)?;
+    // Braces and scripts make tokens outnumber nodes; the exact node count is checked below.
+    if toks.len() > opts.max_nodes.saturating_mul(4) {
+        return Err(Error::Parse {
+            message: "expression too large".into(),
+            position: 0,
+        });
+    }
+    let mut p = parser::Parser::new(toks, chars.len(), opts.max_depth);
+    let e = p.parse_top()?;
+    if e.size() > opts.max_nodes {
+        return Err(Error::Parse {
+            message: "expression too large".into(),
+            position: 0,
+        });
+    }
+    Ok(e)
+}
+
+/// Parse an extracted answer: reduce it to its boxed part(s) first (see [`answer_text`]).
+pub fn parse_answer(text: &str, opts: &ParseOptions) -> Result<Expr> {
+    parse(&answer_text(text), opts)
+}
+
+/// The part of an answer string a grader compares: the contents of the `\boxed{}`/`\fbox{}`
+/// groups if there are any, else the whole text.
+///
+/// Several boxes are joined into one comma list when the text between them is empty, has no
+/// letters (`\boxed{1}\boxed{2}`, `\boxed{a} ++ \boxed{b}`) or contains a connective ("and",
+/// "or", `,`, `;`); otherwise only the last run of joined boxes counts (the model revised its
+/// answer: `\boxed{1} no no \boxed{2}` is `2`).
+pub fn answer_text(text: &str) -> String {
+    let boxes = find_boxes(text);
+    if boxes.is_empty() {
+        return text.to_string();
+    }
+    let mut run_start = 0;
+    for k in 1..boxes.len() {
+        let between = &text[boxes[k - 1].1..boxes[k].0];
+        if !joins(between) {
+            run_start = k;
+        }
+    }
+    let parts: Vec<&str> = boxes[run_start..]
+        .iter()
+        .map(|&(_, _, a, b)| text[a..b].trim())
+        .collect();
+    parts.join(", ")
+}
+
+/// Does the text between two boxes join them into one answer?
+fn joins(between: &str) -> bool {
+    if between.chars().count() > 80 {
+        return false;
+    }
+    // Drop LaTeX wrappers so only words and punctuation remain.
+    let mut cleaned = String::new();
+    let mut chars = between.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            // Skip a command name (`\text`, `\quad`) but keep braced words.
+            while chars.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                chars.next();
+            }
+            cleaned.push(' ');
+        } else {
+            cleaned.push(c);
+        }
+    }
+    let lower = cleaned.to_ascii_lowercase();
+    if lower.contains(',') || lower.contains(';') {
+        return true;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.is_empty() || words.iter().any(|w| *w == "and" || *w == "or")
+}
+
+/// (start of `\boxed`, end after `}`, content start, content end), byte offsets, outermost only.
+fn find_boxes(text: &str) -> Vec<(usize, usize, usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            let rest = &text[i + 1..];
+            let name_len = if rest.starts_with("boxed") {
+                5
+            } else if rest.starts_with("fbox") {
+                4
+            } else {
+                0
+            };
+            if name_len > 0 {
+                let mut j = i + 1 + name_len;
+                while j < bytes.len() && bytes[j] == b' ' {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j] == b'{' {
+                    let mut depth = 0i32;
+                    let mut k = j;
+                    let mut end = None;
+                    while k < bytes.len() {
+                        match bytes[k] {
+                            b'\\' => {
+                                k += 2;
+                                continue;
+                            }
+                            b'{' => depth += 1,
+                            b'}' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    end = Some(k);
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        k += 1;
+                    }
+                    // An unclosed box runs to the end of the text.
+                    let end = end.unwrap_or(bytes.len().max(j + 1));
+                    let content_end = end.min(bytes.len());
+                    out.push((i, (end + 1).min(bytes.len()), j + 1, content_end));
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    // `\{` / `\}` skipping above uses byte steps; make sure every offset is a char boundary.
+    out.retain(|&(a, b, c, d)| [a, b, c, d].iter().all(|&x| text.is_char_boundary(x)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> String {
+        parse(s, &ParseOptions::default())
+            .map(|e| e.to_string())
+            .unwrap_or_else(|e| format!("ERR {e}"))
+    }
+
+    #[test]
+    fn numbers_and_separators() {
+        assert_eq!(p("10{,}000"), "10000");
+        assert_eq!(p("10\\,000"), "10000");
+        assert_eq!(p("10 000"), "10000");
+        assert_eq!(p("7,425,000"), "7425000");
+        assert_eq!(p("1,000.99"), "1000.99");
+        assert_eq!(p(".4"), "0.4");
+        assert_eq!(p("2.5E2"), "250");
+        assert_eq!(p("1e-7"), "(1/10000000)");
+        assert_eq!(p("11,\\! 111,\\! 111,\\! 100"), "11111111100");
+    }
+
+    #[test]
+    fn fractions_roots_and_mixed_numbers() {
+        assert_eq!(p("\\frac12"), "(1/2)");
+        assert_eq!(p("\\dfrac{1}{3}"), "(1/3)");
+        assert_eq!(p("\\sqrt3"), "sqrt(3)");
+        assert_eq!(p("\\sqrt[3]{x}"), "(x**(1/3))");
+        assert_eq!(p("12\\frac{3}{5}"), "(12 + (3/5))");
+        assert_eq!(p("1 3/4"), "(1 + (3/4))");
+        assert_eq!(p("2\\frac{5}{3}"), "(2*(5/3))");
+        assert_eq!(p("\\frac94\\pi"), "((9/4)*pi)");
+    }
+
+    #[test]
+    fn functions_and_implicit_products() {
+        assert_eq!(p("\\sin^{-1} a"), "asin(a)");
+        assert_eq!(p("\\ln xy"), "log((x*y), E)");
+        assert_eq!(p("\\sin a \\cos b"), "(sin(a)*cos(b))");
+        assert_eq!(p("\\cos(x)^2"), "(cos(x)**2)");
+        assert_eq!(p("f(x)"), "Function(\"f\")(x)");
+        assert_eq!(p("x(x+1)"), "(x*(x + 1))");
+        assert_eq!(p("|x||y|"), "(Abs(x)*Abs(y))");
+        assert_eq!(p("||x||y||"), "Abs((Abs(x)*Abs(y)))");
+        assert_eq!(p("2√5"), "(2*sqrt(5))");
+        assert_eq!(p("π/2"), "(pi/2)");
+    }
+
+    #[test]
+    fn collections() {
+        assert_eq!(p("[0,1)"), "Interval(0, 1, False, True)");
+        assert_eq!(p("(1,2)"), "Tuple(1, 2)");
+        assert_eq!(p("\\{1,2\\}"), "FiniteSet(1, 2)");
+        assert_eq!(
+            p("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"),
+            "Matrix([[1, 2], [3, 4]])"
+        );
+        assert_eq!(
+            p("x \\in [-2,7]"),
+            "Contains(x, Interval((-2), 7, False, False))"
+        );
+        assert_eq!(p("1 \\pm \\sqrt{19}"), "(1 + PlusMinus(sqrt(19)))");
+    }
+
+    #[test]
+    fn bad_input_is_rejected_with_a_position() {
+        for bad in [
+            "(",
+            ")",
+            "\\frac{}{2}",
+            "\\sqrt",
+            "!",
+            "a\\%",
+            "()",
+            "\\sin^x",
+            "\\lfloor a \\rceil",
+            "-",
+            "@",
+        ] {
+            assert!(p(bad).starts_with("ERR"), "{bad} parsed as {}", p(bad));
+        }
+        match parse("1 + @", &ParseOptions::default()) {
+            Err(Error::Parse { position, .. }) => assert_eq!(position, 4),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let s = "(".repeat(5000) + "1" + &")".repeat(5000);
+        assert!(parse(&s, &ParseOptions::default()).is_err());
+    }
+
+    #[test]
+    fn boxes_are_joined_only_across_connectives() {
+        assert_eq!(answer_text("\\boxed{1} papers and \\boxed{2} bins"), "1, 2");
+        assert_eq!(answer_text("\\boxed{1} no no no \\boxed{2}"), "2");
+        assert_eq!(answer_text("\\boxed{1}\\boxed{2}"), "1, 2");
+        assert_eq!(
+            answer_text("so $x = \\boxed{\\frac{1}{2}}$."),
+            "\\frac{1}{2}"
+        );
+    }
+
+    use proptest::prelude::*;
+
+    /// Strings over an alphabet rich in LaTeX syntax, so the fuzzing reaches deep states.
+    fn latexish() -> impl Strategy<Value = String> {
+        let atoms = prop::sample::select(vec![
+            "\\frac",
+            "\\sqrt",
+            "{",
+            "}",
+            "(",
+            ")",
+            "[",
+            "]",
+            "\\{",
+            "\\}",
+            "|",
+            "^",
+            "_",
+            "1",
+            "23",
+            "4.5",
+            "x",
+            "y",
+            "e",
+            "i",
+            "\\pi",
+            "+",
+            "-",
+            "\\cdot",
+            "/",
+            "=",
+            "<",
+            "\\le",
+            ",",
+            ";",
+            "\\pm",
+            "!",
+            "\\%",
+            "\\left(",
+            "\\right)",
+            "\\sin",
+            "\\log_",
+            "\\begin{pmatrix}",
+            "\\end{pmatrix}",
+            "&",
+            "\\\\",
+            "\\text{ and }",
+            "\\boxed{",
+            "\\infty",
+            "\\cup",
+            "\\in",
+            " ",
+            "$",
+            "\\sum_{k=1}^",
+            "\\int",
+            "d",
+            "\\lim_{x\\to",
+            "\\binom",
+            "√",
+            "π",
+            "≤",
+            "²",
+            "10{,}000",
+            "\\dfrac12",
+        ]);
+        prop::collection::vec(atoms, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn parser_never_panics_on_arbitrary_text(s in "\\PC{0,80}") {
+            let _ = parse(&s, &ParseOptions::default());
+            let _ = answer_text(&s);
+        }
+
+        #[test]
+        fn parser_never_panics_on_latex_soup(s in latexish()) {
+            if let Err(Error::Parse { position, .. }) = parse(&s, &ParseOptions::default()) {
+                prop_assert!(position <= s.chars().count());
+            }
+        }
+
+        #[test]
+        fn printing_is_stable(s in latexish()) {
+            // A canonical form parses to the same canonical form (for the plain-math subset).
+            if let Ok(e) = parse(&s, &ParseOptions::default()) {
+                let once = canonical(&e).to_string();
+                let twice = canonical(&canonical(&e)).to_string();
+                prop_assert_eq!(once, twice);
+            }
+        }
+    }
+}
