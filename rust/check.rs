@@ -233,6 +233,18 @@ pub fn resolve_kind(kind: Kind, gold: &str) -> Kind {
     }
 }
 
+/// Does a gold look like a worked solution rather than an answer? A box that is not the whole
+/// gold, or long text with words.
+fn is_solution_text(gold: &str) -> bool {
+    let g = gold.trim();
+    let boxed = g.contains("\\boxed") || g.contains("\\fbox");
+    if boxed {
+        return number::whole_macro_arg(g, "\\boxed").is_none()
+            && number::whole_macro_arg(g, "\\fbox").is_none();
+    }
+    g.len() > 200 && g.split_whitespace().count() > 20
+}
+
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
 /// verdict `error` for that item (and a test case for us), not an exception for the batch.
 pub fn check(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
@@ -264,6 +276,15 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Text(r) => r.as_str(),
         Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
+    };
+    // A gold given as a worked solution (MATH's `solution` field, a boxed answer inside prose)
+    // is reduced to its answer the way a response is; the seed compares such golds verbatim.
+    let extracted_gold;
+    let gold = if opts.compat == Compat::Fixed && is_solution_text(gold) {
+        extracted_gold = extract::extract(gold, &opts.split).map(|e| e.answer);
+        extracted_gold.as_deref().unwrap_or(gold)
+    } else {
+        gold
     };
     // The gold is normalised and parsed once, for `Kind::Auto` and the number checker alike.
     let gold_norm = normalize_answer(gold);
@@ -346,7 +367,13 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     if opts.extract_policy == ExtractPolicy::Strict && e.by != ExtractedBy::Anchor {
         return None;
     }
-    Some(e.answer)
+    // "x \approx 11" answers like "x = 11".
+    let approx = e.answer.contains("\\approx") || e.answer.contains('\u{2248}');
+    Some(if approx && !e.answer.contains('=') {
+        e.answer.replace("\\approx", "=").replace('\u{2248}', "=")
+    } else {
+        e.answer
+    })
 }
 
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.
@@ -355,6 +382,27 @@ fn rhs_of_equation(s: &str) -> &str {
         Some(i) if !s[i + 1..].trim().is_empty() => s[i + 1..].trim(),
         _ => s,
     }
+}
+
+/// A word of three or more letters that is not a LaTeX command: "The volume is 120" is prose
+/// whose number the number checker reads; "4\\sqrt{2}" or "(9+1)" go to the engine.
+fn has_prose_word(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            if i - start >= 3 && (start == 0 || b[start - 1] != b'\\') {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// Literal comparison for answers without numbers: case-, space- and punctuation-insensitive.
@@ -390,13 +438,26 @@ fn fixed_simple_parsed(
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
     let ex = Some(extracted.clone());
-    if let (Some(gn), Some(pn)) = (gold_num, number::parse_number(p)) {
+    let pred_num = number::parse_number(p);
+    let gold_is_number = gold_num.is_some();
+    if let (Some(gn), Some(pn)) = (gold_num, pred_num.as_ref()) {
         if matches!(
             policy,
             EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative
-        ) || numbers_equal(&gn, &pn, true)
+        ) || numbers_equal(&gn, pn, true)
         {
-            return Verdict::decided(numbers_equal(&gn, &pn, true), DecidedBy::Numeric, ex);
+            return Verdict::decided(numbers_equal(&gn, pn, true), DecidedBy::Numeric, ex);
+        }
+    }
+    // An expression against a number ("(9+1)", "\\sqrt{17}", "4\\sqrt{2}"): the equivalence engine
+    // decides when it can; else the numbers in the answer are matched under the policy.
+    let mathy = p.bytes().any(|c| c.is_ascii_digit() || c == b'\\') && !has_prose_word(p);
+    if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
+        let o = equiv::equivalent(g, &p_full, &EquivOptions::default());
+        match o.result {
+            Equivalence::Equal => return Verdict::decided(true, o.path, ex),
+            Equivalence::NotEqual if o.pred_parsed => return Verdict::decided(false, o.path, ex),
+            _ => {}
         }
     }
     let gold_nums: Vec<_> = scan_numbers(g).into_iter().map(|f| f.number).collect();

@@ -218,22 +218,67 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             });
         }
     }
-    if let Some(b) = last_box(text) {
+    // Several boxes joined by "and", commas or nothing are one answer: `\boxed{1}, \boxed{2}`.
+    if let Some(b) = crate::latex::boxed_answer(text).or_else(|| last_box(text)) {
         return Some(Extracted {
             answer: b,
             by: ExtractedBy::Boxed,
         });
     }
-    if let Some(m) = last_math_span(text) {
-        return Some(Extracted {
+    // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
+    match (last_math_span(text), last_number_span(text)) {
+        (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
+            answer: text[ns..ne].to_string(),
+            by: ExtractedBy::LastNumber,
+        }),
+        (Some((m, _)), _) => Some(Extracted {
             answer: m,
             by: ExtractedBy::MathSpan,
-        });
+        }),
+        (None, Some((ns, ne))) => Some(Extracted {
+            answer: text[ns..ne].to_string(),
+            by: ExtractedBy::LastNumber,
+        }),
+        (None, None) => None,
     }
-    scan_numbers(text).pop().map(|f| Extracted {
-        answer: text[f.start..f.end].to_string(),
-        by: ExtractedBy::LastNumber,
-    })
+}
+
+/// Byte span of the last number in free text, widened over digit groups that number
+/// comparison reads as one value: `1 000` (space thousands) and `2,74` / `1000,99` (a comma that
+/// cannot be a thousands separator, left to the comparison to read as a decimal comma).
+fn last_number_span(text: &str) -> Option<(usize, usize)> {
+    let f = scan_numbers(text).pop()?;
+    let b = text.as_bytes();
+    let (mut start, end) = (f.start, f.end);
+    while start >= 2
+        && (b[start - 1] == b' ' || b[start - 1] == b',')
+        && b[start - 2].is_ascii_digit()
+    {
+        let sep = b[start - 1];
+        let mut k = start - 1;
+        while k > 0 && b[k - 1].is_ascii_digit() {
+            k -= 1;
+        }
+        let prev_len = start - 1 - k;
+        let three = text[start..end]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count()
+            == 3;
+        let join = match sep {
+            // "1 000": a space between a short group and exactly three digits.
+            b' ' => three && prev_len <= 3,
+            // "2,74", "1000,99", "0,111": not a thousands separator (valid ones were already joined).
+            _ => !three || prev_len > 3 || b[k] == b'0',
+        };
+        if !join
+            || (k > 0 && (b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'.' || b[k - 1] == b','))
+        {
+            break;
+        }
+        start = k;
+    }
+    Some((start, end))
 }
 
 /// The answer right after an anchor ending at `pos`, or `None` if none follows.
@@ -357,20 +402,27 @@ fn math_span_at(s: &str, i: usize) -> Option<(String, usize)> {
         }
     }
     let body = r.strip_prefix('$')?;
-    if body.starts_with(char::is_whitespace) || body.is_empty() {
+    if body.is_empty() {
         return None;
     }
     let bb = body.as_bytes();
     let mut k = 0;
+    let mut latexy = false;
     while k < bb.len() {
         if bb[k] == b'\\' {
+            latexy = true;
             k += 2;
             continue;
         }
+        if matches!(bb[k], b'^' | b'_' | b'{') {
+            latexy = true;
+        }
         if bb[k] == b'$' {
-            let prev_ok = k > 0 && !bb[k - 1].is_ascii_whitespace();
+            // Spaces inside the delimiters are fine for LaTeX ("$ \sqrt3 $"), not for currency.
+            let tight =
+                !body.starts_with(char::is_whitespace) && k > 0 && !bb[k - 1].is_ascii_whitespace();
             let next_digit = k + 1 < bb.len() && bb[k + 1].is_ascii_digit();
-            if prev_ok && !next_digit {
+            if (tight || latexy) && !next_digit {
                 return Some((body[..k].to_string(), i + 1 + k + 1));
             }
             return None;
@@ -380,8 +432,8 @@ fn math_span_at(s: &str, i: usize) -> Option<(String, usize)> {
     None
 }
 
-fn last_math_span(text: &str) -> Option<String> {
-    let mut last = None;
+fn last_math_span(text: &str) -> Option<(String, usize)> {
+    let mut last: Option<(String, usize)> = None;
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -390,7 +442,7 @@ fn last_math_span(text: &str) -> Option<String> {
         {
             if let Some((c, end)) = math_span_at(text, i) {
                 if !c.trim().is_empty() {
-                    last = Some(c.trim().to_string());
+                    last = Some((c.trim().to_string(), end));
                 }
                 i = end;
                 continue;
@@ -398,7 +450,7 @@ fn last_math_span(text: &str) -> Option<String> {
         }
         i += 1;
     }
-    last.map(|c| whole_box(&c).unwrap_or(c))
+    last.map(|(c, end)| (whole_box(&c).unwrap_or(c), end))
 }
 
 #[cfg(test)]
@@ -444,7 +496,26 @@ mod tests {
 
     #[test]
     fn fallbacks() {
-        assert_eq!(ex("we get \\boxed{5} and \\fbox{6}").as_deref(), Some("6"));
+        assert_eq!(
+            ex("we get \\boxed{5} and \\fbox{6}").as_deref(),
+            Some("5, 6")
+        );
+        assert_eq!(
+            ex("first \\boxed{5}, no wait: it is \\boxed{6}").as_deref(),
+            Some("6")
+        );
+        assert_eq!(ex("so $\\sqrt3 $").as_deref(), Some("\\sqrt3"));
+        assert_eq!(
+            ex("matrix $ \\begin{pmatrix}1\\end{pmatrix} $.").as_deref(),
+            Some("\\begin{pmatrix}1\\end{pmatrix}")
+        );
+        assert_eq!(
+            ex("so $$x=2$$. Therefore there are 12 ways.").as_deref(),
+            Some("12")
+        );
+        assert_eq!(ex("it is 1 000").as_deref(), Some("1 000"));
+        assert_eq!(ex("Soucis : 2,74 $ a..").as_deref(), Some("2,74"));
+        assert_eq!(ex("we have 3, 74").as_deref(), Some("74"));
         assert_eq!(
             ex("so \\[ x = \\frac{1}{2} \\]").as_deref(),
             Some("x = \\frac{1}{2}")

@@ -108,6 +108,11 @@ pub fn normalize_answer(s: &str) -> String {
     }
     let mut out = t;
     if out.contains('\\') {
+        // LaTeX thousands "11,\! 111" / "11,\,111" become plain "11,111".
+        out = out
+            .replace(",\\! ", ",")
+            .replace(",\\!", ",")
+            .replace(",\\,", ",");
         out = out
             .replace("\\left", "")
             .replace("\\right", "")
@@ -205,8 +210,9 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
         k += 1;
     }
     let int_len = k - i;
-    // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd".
-    if int_len > 0 && int_len <= 3 {
+    // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd". A group of
+    // thousands never follows a leading zero: "0,111" is a decimal comma, left to the engine.
+    if int_len > 0 && int_len <= 3 && b[i] != b'0' {
         loop {
             let mut matched = None;
             for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
@@ -419,25 +425,27 @@ fn strip_currency(s: &str) -> &str {
 /// Unit words after a number: letters (with `^2`, `/`, `\text{..}`), nothing numeric.
 fn is_unit_tail(rest: &str) -> bool {
     let r = rest.trim_end_matches(['.', '!', ' ']);
-    if let Some(inner) = whole_macro_arg(r, "\\text")
-        .or_else(|| whole_macro_arg(r, "\\mbox"))
-        .or_else(|| whole_macro_arg(r, "\\mathrm"))
+    // A power on a wrapped unit: `\text{cm}^2`, `\mathrm{m}^{3}`.
+    let unpowered = ["^2", "^3", "^{2}", "^{3}"]
+        .iter()
+        .find_map(|p| r.strip_suffix(p))
+        .unwrap_or(r);
+    if let Some(inner) = whole_macro_arg(unpowered, "\\text")
+        .or_else(|| whole_macro_arg(unpowered, "\\mbox"))
+        .or_else(|| whole_macro_arg(unpowered, "\\mathrm"))
     {
         return is_unit_tail(inner) || inner.trim().is_empty();
     }
+    // Words, spaces, '/', '-', and `^2`/`^3` powers; no other LaTeX (so `4\sqrt{2}` is not "4 units").
+    let b = r.as_bytes();
     !r.is_empty()
         && r.len() <= 40
-        && r.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '\\')
-        && r.chars().all(|c| {
+        && r.chars().next().is_some_and(char::is_alphabetic)
+        && r.char_indices().all(|(i, c)| {
             c.is_alphabetic()
-                || matches!(
-                    c,
-                    ' ' | '/' | '^' | '2' | '3' | '-' | '\'' | '.' | '\\' | '{' | '}'
-                )
+                || matches!(c, ' ' | '/' | '-' | '\'' | '.' | '^')
+                || (matches!(c, '2' | '3') && i > 0 && b[i - 1] == b'^')
         })
-        && !r.contains("\\frac")
 }
 
 /// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.

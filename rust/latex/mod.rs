@@ -91,6 +91,16 @@ pub fn answer_text(text: &str) -> String {
     parts.join(", ")
 }
 
+/// The joined content of the last run of boxes (see [`answer_text`]), or `None` without a
+/// braced `\boxed{}`/`\fbox{}`.
+pub fn boxed_answer(text: &str) -> Option<String> {
+    if find_boxes(text).is_empty() {
+        None
+    } else {
+        Some(answer_text(text))
+    }
+}
+
 /// Does the text between two boxes join them into one answer?
 fn joins(between: &str) -> bool {
     if between.chars().count() > 80 {
@@ -111,13 +121,12 @@ fn joins(between: &str) -> bool {
         }
     }
     let lower = cleaned.to_ascii_lowercase();
-    if lower.contains(',') || lower.contains(';') {
-        return true;
-    }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| !w.is_empty())
         .collect();
+    // "and"/"or" join even with other words ("for part (a) and"); a bare comma joins only
+    // without words, so "\boxed{5}, no wait, \boxed{6}" keeps the revision.
     words.is_empty() || words.iter().any(|w| *w == "and" || *w == "or")
 }
 
