@@ -147,7 +147,15 @@ pub fn expand_tabs(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// `search_for_numbers`: every token, in order.
 pub fn search_for_numbers(text: &str) -> Vec<String> {
-    let text = &*expand_tabs(text);
+    search_string(&expand_tabs(text), number_token)
+}
+
+/// pyparsing's `searchString` loop: at each position (after skipping whitespace) try `token`;
+/// on a match record it and resume at its end, else advance one character.
+fn search_string(
+    text: &str,
+    token: impl Fn(&str, usize) -> Option<(usize, String)>,
+) -> Vec<String> {
     let s = text.as_bytes();
     let mut out = Vec::new();
     let mut loc = 0;
@@ -156,7 +164,7 @@ pub fn search_for_numbers(text: &str) -> Vec<String> {
         if pre >= s.len() {
             break;
         }
-        match number_token(text, pre) {
+        match token(text, pre) {
             Some((end, tok)) => {
                 out.push(tok);
                 loc = end;
@@ -266,34 +274,14 @@ pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
 
 /// `search_for_boxes`: contents of every `\boxed{...}` / `\mbox{...}` found by scanning.
 pub fn search_for_boxes(text: &str) -> Vec<String> {
-    let text = &*expand_tabs(text);
-    let s = text.as_bytes();
-    let mut out = Vec::new();
-    let mut loc = 0;
-    while loc < s.len() {
-        let pre = skip_ws(s, loc);
-        if pre >= s.len() {
-            break;
-        }
-        let mut found = None;
-        for lit in ["\\boxed", "\\mbox"] {
-            if text[pre..].starts_with(lit) {
-                let b = skip_ws(s, pre + lit.len());
-                if let Some(e) = nested_braces_end(text, b) {
-                    found = Some((e, text[b + 1..e - 1].to_string()));
-                }
-                break;
-            }
-        }
-        match found {
-            Some((end, content)) => {
-                out.push(content);
-                loc = end;
-            }
-            None => loc = next_char(text, pre),
-        }
-    }
-    out
+    search_string(&expand_tabs(text), |text, pre| {
+        let lit = ["\\boxed", "\\mbox"]
+            .into_iter()
+            .find(|l| text[pre..].starts_with(l))?;
+        let b = skip_ws(text.as_bytes(), pre + lit.len());
+        let e = nested_braces_end(text, b)?;
+        Some((e, text[b + 1..e - 1].to_string()))
+    })
 }
 
 #[cfg(test)]
