@@ -21,10 +21,7 @@ Needs torch and transformers (``pip install 'matheval-fast[export]'``).
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -33,32 +30,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from model_inputs import load_export, text_pool
 
-ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-4
 
 
 def load_texts(n: int) -> list[str]:
-    items = json.loads((ROOT / "data" / "answer_check" / "gsm8k_xwin.json").read_text(encoding="utf-8"))
-    texts: dict[str, None] = {}
-    for item in items:
-        texts[item["question"].strip()] = None
-        for line in re.split(r"\n+", item["solution"]):
-            if len(line.strip()) > 2:
-                texts[line.strip()] = None
-    pool = list(texts)
+    pool = text_pool()
     if len(pool) < n:
         raise SystemExit(f"only {len(pool)} distinct texts available, asked for {n}")
-    rng = np.random.default_rng(0)
-    return [pool[i] for i in rng.permutation(len(pool))[:n]]
-
-
-def load_export():
-    spec = importlib.util.spec_from_file_location("matheval_onnx_export", ROOT / "onnx" / "export.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return pool[:n]
 
 
 def race(repeats: int, runners: dict[str, Callable[[], np.ndarray]]) -> dict[str, tuple[float, np.ndarray]]:

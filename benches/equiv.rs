@@ -1,6 +1,6 @@
 //! Criterion benches of the equivalence engine (no Python, no SymPy):
-//! - `math_verify_cases`: the 276 math-verify (gold, pred) pairs, answers extracted by the
-//!   test adapter once up front, one iteration = all pairs;
+//! - `math_verify_cases`: the 276 math-verify (gold, pred) pairs, predictions extracted once up
+//!   front by the library's extractor (`extract::extract`), one iteration = all pairs;
 //! - `qwen800`: the 800 Qwen2.5-Math extracted answers against their golds;
 //! - `power_tower`: math-verify issue #65, which never returns there;
 //! - `sum300_reordered` (percentiles only): a 300-term sum against its reversal (math-verify
@@ -15,9 +15,6 @@ use serde_json::Value;
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "../tests/support/mv_extract.rs"]
-mod mv_extract;
-
 fn rows(path: &str) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -27,21 +24,13 @@ fn rows(path: &str) -> Vec<Value> {
         .collect()
 }
 
-fn modes(row: &Value, key: &str) -> Vec<String> {
-    row[key]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
-}
-
 fn math_verify_pairs() -> Vec<(String, String)> {
     rows("data/answer_check/math_verify_cases.jsonl")
         .iter()
         .filter_map(|r| {
-            let g = mv_extract::extract(r["gold"].as_str()?, &modes(r, "gold_extraction"))?;
-            let p = mv_extract::extract(r["pred"].as_str()?, &modes(r, "pred_extraction"))?;
+            // Golds are answers (the engine reads `$..$` and boxes itself).
+            let g = r["gold"].as_str()?.to_string();
+            let p = _core::extract::extract(r["pred"].as_str()?, &[])?.answer;
             Some((g, p))
         })
         .collect()

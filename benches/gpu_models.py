@@ -17,9 +17,6 @@ value.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
-import re
 import sys
 import tempfile
 import time
@@ -27,33 +24,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from model_inputs import load_export, text_pool
 
-ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-4
 
 
 def load_texts(n: int) -> list[str]:
     """Distinct GSM8K questions and solution lines, repeated with a numbered suffix past the pool."""
-    items = json.loads((ROOT / "data" / "answer_check" / "gsm8k_xwin.json").read_text(encoding="utf-8"))
-    pool: dict[str, None] = {}
-    for item in items:
-        pool[item["question"].strip()] = None
-        for line in re.split(r"\n+", item["solution"]):
-            if len(line.strip()) > 2:
-                pool[line.strip()] = None
-    base = list(pool)
-    rng = np.random.default_rng(0)
-    base = [base[i] for i in rng.permutation(len(base))]
-    texts = [base[i % len(base)] + ("" if i < len(base) else f" ({i // len(base)})") for i in range(n)]
-    return texts
-
-
-def load_export():
-    spec = importlib.util.spec_from_file_location("matheval_onnx_export", ROOT / "onnx" / "export.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    base = text_pool()
+    return [base[i % len(base)] + ("" if i < len(base) else f" ({i // len(base)})") for i in range(n)]
 
 
 def timed(repeats: int, fn: Callable[[], np.ndarray], sync: Callable[[], None]) -> tuple[float, np.ndarray]:

@@ -216,23 +216,6 @@ impl From<&str> for Input {
     }
 }
 
-/// Resolve `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`,
-/// `-0.5`, `3/4`, `20%`) goes to the simple checker; anything else (`\frac{3}{7}`, sets,
-/// expressions) to the LaTeX checker.
-pub fn resolve_kind(kind: Kind, gold: &str) -> Kind {
-    match kind {
-        Kind::Auto => {
-            let g = normalize_answer(gold);
-            if !g.contains('\\') && number::parse_number(&g).is_some() {
-                Kind::Simple
-            } else {
-                Kind::Latex
-            }
-        }
-        k => k,
-    }
-}
-
 /// Does a gold look like a worked solution rather than an answer? A box that is not the whole
 /// gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
@@ -293,6 +276,9 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
     } else {
         number::parse_number(&gold_norm)
     };
+    // `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`, `-0.5`,
+    // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
+    // expressions) to the LaTeX checker.
     let kind = match opts.kind {
         Kind::Auto if gold_num.is_some() => Kind::Simple,
         Kind::Auto => Kind::Latex,

@@ -1,19 +1,14 @@
-//! math-verify 0.9.0's own suite (276 gold/pred/expected triples) through the engine.
+//! math-verify 0.9.0's own suite (276 gold/pred/expected triples) through the Rust checker
+//! (`check::check`, default fixed mode: real extraction, then the equivalence engine).
 //!
-//! The cases test extraction as well as equivalence (45 predictions are long free text), so a
-//! small adapter below stands in for the answer extractor: boxes first, then the rightmost
-//! math span (`$..$`, `$$..$$`, `\(..\)`, `\[..\]`) or, in "expr" mode, the rightmost number.
-//! Undecided counts as a miss. Every miss must be listed, with its policy reason, in
-//! `tests/data/math_verify_known_misses.json`; the test asserts the exact set, so the pass
-//! count can neither drop nor silently change.
+//! An item left for SymPy counts as a miss (none is, today). Every miss must be listed, with
+//! its policy reason, in `tests/data/check_known_misses.json`, the same list the Python test of
+//! `check()` asserts; the exact set is asserted, so the pass count can neither drop nor
+//! silently change.
 
-use _core::equiv::{equivalent, EquivOptions, Equivalence};
+use _core::check::{check, CheckOptions, Input};
 use serde_json::Value;
-use std::collections::BTreeMap;
-
-#[path = "support/mv_extract.rs"]
-mod mv_extract;
-use mv_extract::extract;
+use std::collections::BTreeSet;
 
 fn load(path: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -23,76 +18,49 @@ fn load(path: &str) -> Vec<Value> {
         .collect()
 }
 
-fn modes(row: &Value, key: &str) -> Vec<String> {
-    row[key]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn math_verify_suite() {
     let rows = load("data/answer_check/math_verify_cases.jsonl");
     assert_eq!(rows.len(), 276);
     let known: Value = serde_json::from_str(
-        &std::fs::read_to_string("tests/data/math_verify_known_misses.json").unwrap(),
+        &std::fs::read_to_string("tests/data/check_known_misses.json").unwrap(),
     )
     .unwrap();
-    let known: BTreeMap<String, String> = known["misses"]
+    let known: BTreeSet<String> = known["misses"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| {
-            (
-                m["id"].as_str().unwrap().to_string(),
-                m["reason"].as_str().unwrap().to_string(),
-            )
-        })
+        .map(|m| m["id"].as_str().unwrap().to_string())
         .collect();
-    let opts = EquivOptions::default();
-    let mut misses = Vec::new();
+    let opts = CheckOptions::default();
+    let mut misses = BTreeSet::new();
     let mut undecided = 0;
     for row in &rows {
         let id = row["id"].as_str().unwrap().to_string();
         let expected = row["expected"].as_bool().unwrap();
-        let g = extract(
-            row["gold"].as_str().unwrap(),
-            &modes(row, "gold_extraction"),
-        );
-        let p = extract(
-            row["pred"].as_str().unwrap(),
-            &modes(row, "pred_extraction"),
-        );
-        let got = match (&g, &p) {
-            (Some(g), Some(p)) => equivalent(g, p, &opts).result,
-            _ => Equivalence::NotEqual,
-        };
-        if got == Equivalence::Undecided {
+        let gold = Input::Text(row["gold"].as_str().unwrap().to_string());
+        let pred = Input::Text(row["pred"].as_str().unwrap().to_string());
+        let v = check(&pred, &gold, &opts);
+        if v.sympy.is_some() {
             undecided += 1;
         }
-        let agrees = match got {
-            Equivalence::Equal => expected,
-            Equivalence::NotEqual => !expected,
-            Equivalence::Undecided => false,
-        };
-        if !agrees {
+        if v.sympy.is_some() || v.correct != expected {
             if std::env::var("SHOW_MISSES").is_ok() {
                 eprintln!(
-                    "MISS {id}\n  gold={g:?}\n  pred={p:?}\n  expected={expected} got={got:?}"
+                    "MISS {id}\n  extracted={:?} expected={expected} got={v:?}",
+                    v.extracted
                 );
             }
-            misses.push(id);
+            misses.insert(id);
         }
     }
     let passed = rows.len() - misses.len();
     eprintln!(
-        "math-verify cases: {passed}/{} agree ({undecided} undecided)",
+        "math-verify cases: {passed}/{} agree ({undecided} left for SymPy)",
         rows.len()
     );
-    let unexpected: Vec<&String> = misses.iter().filter(|m| !known.contains_key(*m)).collect();
-    let fixed: Vec<&String> = known.keys().filter(|k| !misses.contains(k)).collect();
+    let unexpected: Vec<&String> = misses.difference(&known).collect();
+    let fixed: Vec<&String> = known.difference(&misses).collect();
     assert!(unexpected.is_empty(), "new misses: {unexpected:#?}");
     assert!(
         fixed.is_empty(),
