@@ -3,8 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::check::{check, CheckOptions, Input, Kind, Verdict};
+use crate::check::{check, CheckOptions, Input};
 use crate::error::{Error, Result};
+use crate::verdict::{Kind, Verdict};
 
 /// Check every (response, gold) pair; `kinds` (one per item) overrides `opts.kind`.
 /// `threads`: `None` uses the global pool (all cores), `Some(n)` a pool of n threads.

@@ -6,9 +6,9 @@ use super::numeric::{self, close, Env, C};
 #[cfg(test)]
 use super::Equivalence;
 use super::{EquivOptions, EquivOutcome};
-use crate::check::DecidedBy;
 use crate::latex::ast::{canonical, map_children};
 use crate::latex::{self, BigOp, Constant, Expr, Func, ListKind, ParseOptions, RelOp};
+use crate::verdict::DecidedBy;
 use num_rational::BigRational;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! [`equivalent`]`(gold, pred, &EquivOptions) -> EquivOutcome`. The engine behind it (LaTeX
 //! parser, exact rationals, numeric evaluation, collections) lives in submodules.
 
-use crate::check::DecidedBy;
+use crate::verdict::DecidedBy;
 
 /// Limits that keep every comparison bounded. Over budget means "undecided", never a hang.
 #[derive(Debug, Clone, PartialEq, Eq)]

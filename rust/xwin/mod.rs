@@ -12,8 +12,7 @@ mod simple;
 pub use pyparse::{search_for_boxes, search_for_numbers};
 pub use simple::{get_simple_numbers, simple_answer_check};
 
-use crate::check::EvalPolicy;
-use crate::check::ExtractPolicy;
+use crate::verdict::{EvalPolicy, ExtractPolicy};
 use pynum::{isclose, py_float, py_isdigit};
 
 /// The seed raised an exception here (its harness records no result; the saved verdict is False).
