@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::equiv::{self, EquivOptions, Equivalence};
 use crate::extract::{self, ExtractedBy};
 use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
+use crate::scan::boxes::whole_box;
 use crate::verdict::{
     Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyTask, Verdict,
 };
@@ -59,8 +60,7 @@ fn is_solution_text(gold: &str) -> bool {
     let g = gold.trim();
     let boxed = g.contains("\\boxed") || g.contains("\\fbox");
     if boxed {
-        return number::whole_macro_arg(g, "\\boxed").is_none()
-            && number::whole_macro_arg(g, "\\fbox").is_none();
+        return whole_box(g).is_none();
     }
     g.len() > 200 && g.split_whitespace().count() > 20
 }

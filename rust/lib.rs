@@ -7,6 +7,7 @@
 //! - [`error`]: the one error enum of the core; [`names`]: the `str_enum!` macro that names enums.
 //! - [`verdict`]: protocol A's vocabulary (modes, policies, kinds, reasons, paths, the verdict).
 //! - [`extract`]: final-answer extraction (anchors, boxes, math spans, last number).
+//! - [`scan`]: scanners shared by number, latex and extract (braces, boxes, digit groups).
 //! - [`number`]: number literals and rounding-aware numeric comparison.
 //! - [`xwin`]: the seed tool's algorithm, quirks included (`compat="xwin"`).
 //! - [`latex`]: LaTeX / plain-math parser to an expression tree (positions, budgets).
@@ -24,6 +25,7 @@ pub mod extract;
 pub mod latex;
 mod names;
 pub mod number;
+pub mod scan;
 pub mod stats;
 pub mod verdict;
 pub mod xwin;

@@ -3,6 +3,11 @@
 //! integer golds need an equal value; otherwise rounding-aware tolerance; exact rationals so
 //! tiny and huge values compare relatively, never with an absolute epsilon.
 
+use num_integer::gcd;
+
+use crate::scan::braces::{matching_brace, whole_macro_arg};
+use crate::scan::digit_groups::{self, Context};
+
 /// A number as written in an answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Number {
@@ -58,13 +63,6 @@ impl Number {
         n.percent = false;
         n
     }
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 fn pow10(k: u32) -> Option<i128> {
@@ -131,38 +129,6 @@ pub fn normalize_answer(s: &str) -> String {
     out.trim().trim_end_matches('.').trim().to_string()
 }
 
-/// If `s` is exactly `\mac{...}`, the braced content.
-pub fn whole_macro_arg<'a>(s: &'a str, mac: &str) -> Option<&'a str> {
-    let rest = s.strip_prefix(mac)?.trim_start();
-    let end = matching_brace(rest, 0)?;
-    (end + 1 == rest.len()).then(|| &rest[1..end])
-}
-
-/// Index of the `}` matching the `{` at `open` (byte offsets), if balanced.
-pub fn matching_brace(s: &str, open: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    if b.get(open) != Some(&b'{') {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1, // skip escaped char such as \{ \}
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// A scanned number with its byte span in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -209,36 +175,19 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
         digits.push(b[k]);
         k += 1;
     }
-    let int_len = k - i;
-    // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd". A group of
-    // thousands never follows a leading zero: "0,111" is a decimal comma, left to the engine.
-    if int_len > 0 && int_len <= 3 && b[i] != b'0' {
-        loop {
-            let mut matched = None;
-            for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
-                if sep == " " && !allow_space_groups {
-                    continue;
-                }
-                if b[k..].starts_with(sep.as_bytes()) {
-                    let g = k + sep.len();
-                    if g + 3 <= b.len()
-                        && b[g..g + 3].iter().all(u8::is_ascii_digit)
-                        && !(g + 3 < b.len() && b[g + 3].is_ascii_digit())
-                    {
-                        matched = Some(g);
-                    }
-                    break;
-                }
+    // Thousands groups (`crate::scan::digit_groups`): a bare space only in whole-answer parsing.
+    if digit_groups::can_lead(&b[i..k]) {
+        let context = if allow_space_groups {
+            Context::NumberAnswer
+        } else {
+            Context::NumberText
+        };
+        while let Some(sep) = digit_groups::separator_at(s[k..].chars(), context) {
+            let g = k + sep.len();
+            for &d in &b[g..g + 3] {
+                digits.push(d);
             }
-            match matched {
-                Some(g) => {
-                    for &d in &b[g..g + 3] {
-                        digits.push(d);
-                    }
-                    k = g + 3;
-                }
-                None => break,
-            }
+            k = g + 3;
         }
     }
     let mut frac_len = 0usize;

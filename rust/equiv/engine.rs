@@ -8,6 +8,7 @@ use super::Equivalence;
 use super::{EquivOptions, EquivOutcome};
 use crate::latex::ast::{canonical, map_children};
 use crate::latex::{self, BigOp, Constant, Expr, Func, ListKind, ParseOptions, RelOp};
+use crate::scan::boxes::answer_text;
 use crate::verdict::DecidedBy;
 use num_rational::BigRational;
 
@@ -50,8 +51,8 @@ struct Ctx<'a> {
 }
 
 pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    let g_text = latex::answer_text(gold);
-    let p_text = latex::answer_text(pred);
+    let g_text = answer_text(gold);
+    let p_text = answer_text(pred);
     let (gl, pl) = (literal_form(&g_text), literal_form(&p_text));
     if !gl.is_empty() && gl == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);

@@ -2,11 +2,13 @@
 //!
 //! The lexer does the character-level normalisation so the parser sees one vocabulary:
 //! Unicode math (√ π ≤ ≥ ∞ ∪ · ² …) becomes the LaTeX token, spacing commands and `\left` /
-//! `\right` vanish, thousands separators (`10{,}000`, `10\,000`, `10 000`, `1,000`) are folded
-//! into the number, unit words after a number are dropped, `percent`/`pct` become `\%`.
+//! `\right` vanish, thousands separators (`10{,}000`, `10\,000`, `10 000`, `1,000`, U+2009; the
+//! table is [`crate::scan::digit_groups`]) are folded into the number, unit words after a number
+//! are dropped, `percent`/`pct` become `\%`.
 
 use super::ast::{Number, RelOp};
 use crate::error::{Error, Result};
+use crate::scan::digit_groups::{self, Context};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -700,40 +702,23 @@ impl Lexer<'_> {
         s
     }
 
-    /// If a thousands separator followed by exactly three digits starts at the cursor, return
-    /// the separator's length in characters.
+    /// If a thousands separator followed by exactly three digits starts at the cursor, its
+    /// length in characters (`crate::scan::digit_groups`; inside brackets no bare comma or space).
     fn thousands_sep(&self) -> Option<usize> {
-        let rest = &self.chars[self.i..];
-        let seps: &[&str] = if self.depth > 0 {
-            &[
-                "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " {,}", "{, }", " {, }",
-            ]
+        let context = if self.depth > 0 {
+            Context::LatexInBrackets
         } else {
-            &[
-                ",", "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " ", ",\\,", " {,}", "{, }",
-                " {, }",
-            ]
+            Context::Latex
         };
-        let mut best = None;
-        for sep in seps {
-            let n = sep.chars().count();
-            if rest.len() < n + 3 || !rest[..n].iter().copied().eq(sep.chars()) {
-                continue;
-            }
-            if rest[n..n + 3].iter().all(|c| c.is_ascii_digit())
-                && !rest.get(n + 3).is_some_and(|c| c.is_ascii_digit())
-            {
-                best = Some(best.map_or(n, |b: usize| b.max(n)));
-            }
-        }
-        best
+        digit_groups::separator_at(self.chars[self.i..].iter().copied(), context)
+            .map(|sep| sep.chars().count())
     }
 
     fn number(&mut self) -> Result<()> {
         let pos = self.i;
         let mut int = self.digits();
         let mut grouped = false;
-        if !int.is_empty() && int.len() <= 3 && !int.starts_with('0') {
+        if digit_groups::can_lead(int.as_bytes()) {
             while let Some(n) = self.thousands_sep() {
                 self.i += n;
                 int.push_str(&self.digits());
