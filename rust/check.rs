@@ -251,7 +251,7 @@ pub fn fixed_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict 
 fn fixed_simple_parsed(
     response: &str,
     g: &str,
-    gold_num: Option<number::Number>,
+    gold_num: Option<number::WrittenNumber>,
     opts: &CheckOptions,
 ) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {

@@ -10,6 +10,7 @@
 pub mod ast;
 pub mod lexer;
 pub mod parser;
+pub mod vocabulary;
 
 pub use ast::{canonical, BigOp, Constant, Expr, Func, ListKind, Number, RelOp};
 

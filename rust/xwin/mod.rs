@@ -1,10 +1,11 @@
 //! The seed tool's algorithm (Xwin-Math `eval_functions/`), quirks included: `compat="xwin"`.
 //!
 //! Every function mirrors one of the seed's, with Python's string, regex and number semantics
-//! (see [`pyparse`] and [`pynum`]). Where the seed would crash (an uncaught exception), the
+//! (see [`pyparse`], [`pynum`] and [`pyeval`]). Where the seed would crash (an uncaught exception), the
 //! result is [`XwinError`]; where it would call SymPy, the result carries the pairs to hand to
 //! the SymPy pool, which runs the seed's own `symbolic_equal` (its dead tolerance branch too).
 
+pub mod pyeval;
 pub mod pynum;
 pub mod pyparse;
 mod simple;

@@ -4,7 +4,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::pynum::{isclose, py_eq, py_eval, py_float, py_int, PyNum};
+use super::pyeval::py_eval;
+use super::pynum::{isclose, py_eq, py_float, py_int, PyNum};
 use super::{extract_answer, XwinError};
 use crate::verdict::{EvalPolicy, ExtractPolicy};
 
