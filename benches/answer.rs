@@ -4,7 +4,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
 use _core::batch::{check_batch, pool};
-use _core::check::{check, CheckOptions, Compat, Input};
+use _core::check::{check, CheckOptions, Input};
+use _core::verdict::Compat;
 
 fn gsm8k() -> Vec<(Input, Input)> {
     let text = std::fs::read_to_string(concat!(

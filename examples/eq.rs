@@ -3,7 +3,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let opts = _core::equiv::EquivOptions::default();
     for s in &args[1..] {
-        let t = _core::latex::answer_text(s);
+        let t = _core::scan::boxes::answer_text(s);
         println!(
             "{s:?} -> {:?}",
             _core::latex::parse(&t, &Default::default()).map(|e| e.to_string())

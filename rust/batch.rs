@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use crate::check::{check, CheckOptions, Input, Kind, Verdict};
+use crate::check::{check, CheckOptions, Input};
 use crate::error::{Error, Result};
+use crate::verdict::{Kind, Verdict};
 
 /// The shared pool and the id of the process that built it.
 static SHARED: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);

@@ -4,8 +4,8 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-use crate::check::{EvalPolicy, ExtractPolicy, Kind};
 use crate::error::{Error, Result};
+use crate::verdict::{EvalPolicy, ExtractPolicy, Kind};
 
 /// One row of the policy table.
 #[derive(Debug, Clone, PartialEq, Eq)]

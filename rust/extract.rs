@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use crate::number::{matching_brace, scan_numbers};
+use crate::number::scan_numbers;
+use crate::scan::boxes::{self, box_at, whole_box};
 
 /// How the answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,11 +38,6 @@ fn anchor_regex() -> &'static Regex {
     })
 }
 
-#[cfg(test)]
-thread_local! {
-    static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
 /// "The answer is: ")? Cached per thread: the same few patterns come with every item.
 fn covered_by_builtin(p: &str) -> bool {
@@ -64,26 +60,6 @@ fn covered_by_builtin(p: &str) -> bool {
             seen.push((p.to_string(), c));
         }
         c
-    })
-}
-
-/// End offsets of every anchor phrase in `text`, by the regex: the oracle of the backward scan.
-#[cfg(test)]
-fn anchor_ends(text: &str) -> Vec<usize> {
-    LOWER.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
-        buf.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
-        // Only the ends are needed: the shortest match ends where the leftmost-first one does for
-        // these alternatives, and it spares the reverse search for the start.
-        let re = anchor_regex();
-        let mut ends = Vec::new();
-        let mut at = 0;
-        while let Some(e) = re.shortest_match_at(&buf, at) {
-            ends.push(e);
-            at = e;
-        }
-        ends
     })
 }
 
@@ -219,7 +195,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     // Several boxes joined by "and", commas or nothing are one answer: `\boxed{1}, \boxed{2}`.
-    if let Some(b) = crate::latex::boxed_answer(text).or_else(|| last_box(text)) {
+    if let Some(b) = boxes::boxed_answer(text) {
         return Some(Extracted {
             answer: b,
             by: ExtractedBy::Boxed,
@@ -290,12 +266,12 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
     }
     // A math span or box right after the anchor is the answer, whatever follows it.
     if let Some(b) = box_at(rest, 0) {
-        return non_empty(b.0);
+        return non_empty(b.content(rest).to_string());
     }
     if let Some((content, _)) = math_span_at(rest, 0) {
         let inner = content.trim();
         if let Some(b) = whole_box(inner) {
-            return non_empty(b);
+            return non_empty(b.to_string());
         }
         return non_empty(inner.to_string());
     }
@@ -328,7 +304,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         return None;
     }
     if let Some(b) = whole_box(ans) {
-        return non_empty(b);
+        return non_empty(b.to_string());
     }
     ans = ans.trim_end_matches(',');
     non_empty(ans.to_string())
@@ -337,57 +313,6 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
 fn non_empty(s: String) -> Option<String> {
     let t = s.trim();
     (!t.is_empty()).then(|| t.to_string())
-}
-
-fn whole_box(s: &str) -> Option<String> {
-    let (content, end) = box_at(s, 0)?;
-    (end == s.len()).then_some(content)
-}
-
-/// `\boxed{..}`, `\fbox{..}` or `\boxed 5` at byte `i`: (content, end).
-fn box_at(s: &str, i: usize) -> Option<(String, usize)> {
-    let r = &s[i..];
-    let mac_len = if r.starts_with("\\boxed") {
-        6
-    } else if r.starts_with("\\fbox") {
-        5
-    } else {
-        return None;
-    };
-    let after = i + mac_len;
-    let t = &s[after..];
-    let ws = t.len() - t.trim_start().len();
-    let open = after + ws;
-    if s.as_bytes().get(open) == Some(&b'{') {
-        let close = matching_brace(s, open)?;
-        return Some((s[open + 1..close].trim().to_string(), close + 1));
-    }
-    if ws > 0 {
-        // `\boxed 5`: one token
-        let tok_end = open
-            + s[open..]
-                .find(|c: char| c.is_whitespace() || c == '$')
-                .unwrap_or(s.len() - open);
-        if tok_end > open {
-            return Some((s[open..tok_end].to_string(), tok_end));
-        }
-    }
-    None
-}
-
-fn last_box(text: &str) -> Option<String> {
-    let mut last = None;
-    let mut i = 0;
-    while let Some(off) = text[i..].find(['\\']) {
-        let at = i + off;
-        if let Some((c, end)) = box_at(text, at) {
-            last = Some(c);
-            i = end;
-        } else {
-            i = at + 1;
-        }
-    }
-    last
 }
 
 /// A math span starting at byte `i`: (content, end). `$..$` follows Pandoc's rule so that
@@ -450,12 +375,35 @@ fn last_math_span(text: &str) -> Option<(String, usize)> {
         }
         i += 1;
     }
-    last.map(|(c, end)| (whole_box(&c).unwrap_or(c), end))
+    last.map(|(c, end)| (whole_box(&c).map_or(c.clone(), str::to_string), end))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// End offsets of every anchor phrase in `text`, by the regex: the oracle of the backward scan.
+    fn anchor_ends(text: &str) -> Vec<usize> {
+        LOWER.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            buf.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+            // Only the ends are needed: the shortest match ends where the leftmost-first one does for
+            // these alternatives, and it spares the reverse search for the start.
+            let re = anchor_regex();
+            let mut ends = Vec::new();
+            let mut at = 0;
+            while let Some(e) = re.shortest_match_at(&buf, at) {
+                ends.push(e);
+                at = e;
+            }
+            ends
+        })
+    }
 
     fn ex(t: &str) -> Option<String> {
         extract(t, &[]).map(|e| e.answer)
@@ -528,5 +476,17 @@ mod tests {
         );
         assert_eq!(ex("value is 3.5e-3").as_deref(), Some("3.5e-3"));
         assert_eq!(ex("no numbers"), None);
+    }
+
+    /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, an open
+    /// brace runs to the end, and consecutive boxes join across connectives.
+    #[test]
+    fn boxes_read_one_way() {
+        assert_eq!(ex("so \\boxed 5").as_deref(), Some("5"));
+        assert_eq!(ex("so \\boxed\n{5}").as_deref(), Some("5"));
+        assert_eq!(ex("cut off: \\boxed{12").as_deref(), Some("12"));
+        assert_eq!(ex("The answer is \\boxed{12").as_deref(), Some("12"));
+        assert_eq!(ex("The answer is $\\boxed{12$").as_deref(), Some("12"));
+        assert_eq!(ex("\\boxed{3} and \\boxed 4").as_deref(), Some("3, 4"));
     }
 }

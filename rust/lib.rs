@@ -4,13 +4,15 @@
 //! thin PyO3 layer that builds `matheval_fast._core`. `cargo test` runs without an interpreter.
 //!
 //! Module map (one concern each):
-//! - [`error`]: the one error enum of the core.
+//! - [`error`]: the one error enum of the core; [`names`]: the `str_enum!` macro that names enums.
+//! - [`verdict`]: protocol A's vocabulary (modes, policies, kinds, reasons, paths, the verdict).
 //! - [`extract`]: final-answer extraction (anchors, boxes, math spans, last number).
+//! - [`scan`]: scanners shared by number, latex and extract (braces, boxes, digit groups).
 //! - [`number`]: number literals and rounding-aware numeric comparison.
 //! - [`xwin`]: the seed tool's algorithm, quirks included (`compat="xwin"`).
 //! - [`latex`]: LaTeX / plain-math parser to an expression tree (positions, budgets).
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
-//! - [`check`]: modes, policies, the [`check::Verdict`] and the single-item checker.
+//! - [`check`]: the single-item checker (dispatch to the seed emulation or the fixed mode).
 //! - [`batch`]: rayon drivers over owned inputs.
 //! - [`records`]: named fields out of JSON Lines (evaluation logs), in parallel, skipping the rest.
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
@@ -22,9 +24,12 @@ pub mod equiv;
 pub mod error;
 pub mod extract;
 pub mod latex;
+mod names;
 pub mod number;
 pub mod records;
+pub mod scan;
 pub mod stats;
+pub mod verdict;
 pub mod xwin;
 
 #[cfg(feature = "python")]

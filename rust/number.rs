@@ -3,9 +3,14 @@
 //! integer golds need an equal value; otherwise rounding-aware tolerance; exact rationals so
 //! tiny and huge values compare relatively, never with an absolute epsilon.
 
+use num_integer::gcd;
+
+use crate::scan::braces::{matching_brace, whole_macro_arg};
+use crate::scan::digit_groups::{self, Context};
+
 /// A number as written in an answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Number {
+pub struct WrittenNumber {
     /// Exact value `num / den` (den > 0, reduced) when it fits in i128.
     pub exact: Option<(i128, i128)>,
     /// Floating value (always set; may be inexact).
@@ -19,8 +24,8 @@ pub struct Number {
     pub percent: bool,
 }
 
-impl Number {
-    fn from_ratio(num: i128, den: i128) -> Option<Number> {
+impl WrittenNumber {
+    fn from_ratio(num: i128, den: i128) -> Option<WrittenNumber> {
         if den == 0 {
             return None;
         }
@@ -30,7 +35,7 @@ impl Number {
             n = -n;
             d = -d;
         }
-        Some(Number {
+        Some(WrittenNumber {
             exact: Some((n, d)),
             value: n as f64 / d as f64,
             decimals: None,
@@ -44,7 +49,7 @@ impl Number {
         matches!(self.exact, Some((_, 1))) && self.decimals.is_none()
     }
 
-    fn scaled_percent(&self) -> Number {
+    fn scaled_percent(&self) -> WrittenNumber {
         let mut n = self.clone();
         n.value /= 100.0;
         n.exact = self
@@ -58,13 +63,6 @@ impl Number {
         n.percent = false;
         n
     }
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 fn pow10(k: u32) -> Option<i128> {
@@ -131,44 +129,12 @@ pub fn normalize_answer(s: &str) -> String {
     out.trim().trim_end_matches('.').trim().to_string()
 }
 
-/// If `s` is exactly `\mac{...}`, the braced content.
-pub fn whole_macro_arg<'a>(s: &'a str, mac: &str) -> Option<&'a str> {
-    let rest = s.strip_prefix(mac)?.trim_start();
-    let end = matching_brace(rest, 0)?;
-    (end + 1 == rest.len()).then(|| &rest[1..end])
-}
-
-/// Index of the `}` matching the `{` at `open` (byte offsets), if balanced.
-pub fn matching_brace(s: &str, open: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    if b.get(open) != Some(&b'{') {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1, // skip escaped char such as \{ \}
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// A scanned number with its byte span in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
     pub start: usize,
     pub end: usize,
-    pub number: Number,
+    pub number: WrittenNumber,
 }
 
 /// Digits collected on the stack (numbers in answers are short; longer ones lose exactness only).
@@ -201,7 +167,7 @@ impl Digits {
 
 /// Parse one number literal at byte `i` of `s` (no leading sign; the caller handles it).
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
-fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, usize)> {
+fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
     let mut k = i;
     let mut digits = Digits::new();
@@ -209,36 +175,19 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
         digits.push(b[k]);
         k += 1;
     }
-    let int_len = k - i;
-    // Thousands groups: ",ddd" "{,}ddd" "\,ddd" and, in whole-answer parsing, " ddd". A group of
-    // thousands never follows a leading zero: "0,111" is a decimal comma, left to the engine.
-    if int_len > 0 && int_len <= 3 && b[i] != b'0' {
-        loop {
-            let mut matched = None;
-            for sep in [",", "{,}", "\\,", "\\ ", "\u{2009}", "\u{202f}", " "] {
-                if sep == " " && !allow_space_groups {
-                    continue;
-                }
-                if b[k..].starts_with(sep.as_bytes()) {
-                    let g = k + sep.len();
-                    if g + 3 <= b.len()
-                        && b[g..g + 3].iter().all(u8::is_ascii_digit)
-                        && !(g + 3 < b.len() && b[g + 3].is_ascii_digit())
-                    {
-                        matched = Some(g);
-                    }
-                    break;
-                }
+    // Thousands groups (`crate::scan::digit_groups`): a bare space only in whole-answer parsing.
+    if digit_groups::can_lead(&b[i..k]) {
+        let context = if allow_space_groups {
+            Context::NumberAnswer
+        } else {
+            Context::NumberText
+        };
+        while let Some(sep) = digit_groups::separator_at(s[k..].chars(), context) {
+            let g = k + sep.len();
+            for &d in &b[g..g + 3] {
+                digits.push(d);
             }
-            match matched {
-                Some(g) => {
-                    for &d in &b[g..g + 3] {
-                        digits.push(d);
-                    }
-                    k = g + 3;
-                }
-                None => break,
-            }
+            k = g + 3;
         }
     }
     let mut frac_len = 0usize;
@@ -309,7 +258,7 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
         }
     });
     let mut n = match exact {
-        Some((a, d)) => Number::from_ratio(a, d)?,
+        Some((a, d)) => WrittenNumber::from_ratio(a, d)?,
         None => {
             // Rare: too many digits or a huge exponent. Keep an approximate value.
             let text = if digits.overflow {
@@ -318,7 +267,7 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(Number, us
                 ds.to_string()
             };
             let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
-            Number {
+            WrittenNumber {
                 exact: None,
                 value: v,
                 decimals: None,
@@ -372,7 +321,7 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
 
 /// Parse a whole answer as one number: optional sign, currency, literal or fraction, percent,
 /// trailing unit words. `None` if anything else remains.
-pub fn parse_number(s: &str) -> Option<Number> {
+pub fn parse_number(s: &str) -> Option<WrittenNumber> {
     let t = strip_currency(s.trim());
     let (neg, body) = match t.chars().next() {
         Some('-') => (true, &t[1..]),
@@ -408,7 +357,7 @@ pub fn parse_number(s: &str) -> Option<Number> {
     Some(n)
 }
 
-fn negate(n: &mut Number) {
+fn negate(n: &mut WrittenNumber) {
     n.value = -n.value;
     n.exact = n.exact.map(|(a, b)| (-a, b));
 }
@@ -449,7 +398,7 @@ fn is_unit_tail(rest: &str) -> bool {
 }
 
 /// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.
-fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
+fn frac_at(s: &str, i: usize) -> Option<(WrittenNumber, usize)> {
     let r = &s[i..];
     if let Some(after) = r
         .strip_prefix("\\frac")
@@ -466,7 +415,7 @@ fn frac_at(s: &str, i: usize) -> Option<(Number, usize)> {
 }
 
 /// `a/b` with integer `a` (already parsed, ending at `e1`) and integer `b`.
-fn slash_denominator(s: &str, a: &Number, e1: usize) -> Option<(Number, usize)> {
+fn slash_denominator(s: &str, a: &WrittenNumber, e1: usize) -> Option<(WrittenNumber, usize)> {
     if s.as_bytes().get(e1) != Some(&b'/') || a.decimals.is_some() {
         return None;
     }
@@ -478,7 +427,7 @@ fn slash_denominator(s: &str, a: &Number, e1: usize) -> Option<(Number, usize)> 
 }
 
 /// One argument of `\frac`: `{number}` or a single digit.
-fn frac_arg(s: &str, i: usize) -> Option<(Number, usize)> {
+fn frac_arg(s: &str, i: usize) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
     let mut k = i;
     while k < b.len() && b[k] == b' ' {
@@ -502,23 +451,23 @@ fn frac_arg(s: &str, i: usize) -> Option<(Number, usize)> {
     }
     if k < b.len() && b[k].is_ascii_digit() {
         let d = (b[k] - b'0') as i128;
-        return Some((Number::from_ratio(d, 1)?, k + 1));
+        return Some((WrittenNumber::from_ratio(d, 1)?, k + 1));
     }
     None
 }
 
-fn divide(a: &Number, b: &Number) -> Option<Number> {
+fn divide(a: &WrittenNumber, b: &WrittenNumber) -> Option<WrittenNumber> {
     match (a.exact, b.exact) {
         (Some((an, ad)), Some((bn, bd))) if bn != 0 => {
             let num = an.checked_mul(bd)?;
             let den = ad.checked_mul(bn)?;
-            Number::from_ratio(num, den)
+            WrittenNumber::from_ratio(num, den)
         }
         _ => {
             if b.value == 0.0 {
                 return None;
             }
-            Some(Number {
+            Some(WrittenNumber {
                 exact: None,
                 value: a.value / b.value,
                 decimals: None,
@@ -610,7 +559,7 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 /// - With `rounding`, a decimal written to `d` places (and at least two significant digits)
 ///   equals any value that rounds to it at `d` places: `0.33` = `1/3`, `2.83` = `2.828`.
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
-pub fn numbers_equal(gold: &Number, pred: &Number, rounding: bool) -> bool {
+pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, rounding: bool) -> bool {
     let gs = if gold.percent {
         vec![gold.clone(), gold.scaled_percent()]
     } else {
@@ -625,7 +574,7 @@ pub fn numbers_equal(gold: &Number, pred: &Number, rounding: bool) -> bool {
         .any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
 }
 
-fn plain_equal(g: &Number, p: &Number, rounding: bool) -> bool {
+fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, rounding: bool) -> bool {
     if let (Some(a), Some(b)) = (g.exact, p.exact) {
         if a == b {
             return true;
@@ -675,7 +624,7 @@ fn rel_close(a: f64, b: f64, rel: f64) -> bool {
 mod tests {
     use super::*;
 
-    fn n(s: &str) -> Number {
+    fn n(s: &str) -> WrittenNumber {
         parse_number(s).unwrap_or_else(|| panic!("{s} should parse"))
     }
     fn eq(g: &str, p: &str) -> bool {

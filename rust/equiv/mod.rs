@@ -1,10 +1,14 @@
 //! Answer-level equivalence of two already-extracted answers (the fixed mode's LaTeX path).
 //!
 //! This is the contract the rest of the crate relies on:
-//! [`equivalent`]`(gold, pred, &EquivOptions) -> EquivOutcome`. The engine behind it (LaTeX
-//! parser, exact rationals, numeric evaluation, collections) lives in submodules.
+//! [`equivalent`]`(gold, pred, &EquivOptions) -> EquivOutcome`. The engine behind it:
+//! - `prepare`: answer-level rewriting before comparing (names, `\pm`, chains, matrices);
+//! - `compare`: the driver, the dispatch on shapes and the scalar stages, with the `Stage`
+//!   reached (literal < numeric < symbolic) that becomes the verdict's path;
+//! - `sets`: collections and sets of reals; `relations`: equations and inequalities;
+//! - [`exact`]: exact rationals under a budget; [`numeric`]: complex evaluation at points.
 
-use crate::check::DecidedBy;
+use crate::verdict::DecidedBy;
 
 /// Limits that keep every comparison bounded. Over budget means "undecided", never a hang.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,13 +37,24 @@ impl Default for EquivOptions {
     }
 }
 
-/// The three-valued result of an equivalence test.
+/// The three-valued result of an equivalence test (also of every comparison inside the engine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Equivalence {
     Equal,
     NotEqual,
     /// The engine could not decide within its budgets; hand over to SymPy.
     Undecided,
+}
+
+impl Equivalence {
+    /// `Equal` or `NotEqual`.
+    pub fn from_bool(equal: bool) -> Self {
+        if equal {
+            Equivalence::Equal
+        } else {
+            Equivalence::NotEqual
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,9 +98,14 @@ impl EquivOutcome {
 
 /// Is `pred` the same answer as `gold`? Gold first, as in math-verify's `verify(gold, pred)`.
 pub fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    engine::equivalent(gold, pred, opts)
+    compare::equivalent(gold, pred, opts)
 }
 
-mod engine;
+mod compare;
 pub mod exact;
 pub mod numeric;
+mod prepare;
+mod relations;
+mod sets;
+#[cfg(test)]
+mod tests;

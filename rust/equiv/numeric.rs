@@ -8,6 +8,7 @@
 
 use crate::latex::{BigOp, Constant, Expr, Func};
 use num_complex::Complex64;
+use num_integer::gcd;
 use num_traits::ToPrimitive;
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -314,14 +315,6 @@ fn func(f: Func, args: &[Expr], env: &Env) -> Option<C> {
         }
         Func::Det => return None,
     })
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// Are two values the same up to floating-point error?

@@ -2,14 +2,20 @@
 //!
 //! The lexer does the character-level normalisation so the parser sees one vocabulary:
 //! Unicode math (√ π ≤ ≥ ∞ ∪ · ² …) becomes the LaTeX token, spacing commands and `\left` /
-//! `\right` vanish, thousands separators (`10{,}000`, `10\,000`, `10 000`, `1,000`) are folded
-//! into the number, unit words after a number are dropped, `percent`/`pct` become `\%`.
+//! `\right` vanish, thousands separators (`10{,}000`, `10\,000`, `10 000`, `1,000`, U+2009; the
+//! table is [`crate::scan::digit_groups`]) are folded into the number, unit words after a number
+//! are dropped, `percent`/`pct` become `\%`.
 
 use super::ast::{Number, RelOp};
+use super::vocabulary::{
+    greek_char, is_unit_word, superscript_digit, FUNCTION_WORDS, GREEK, KNOWN_COMMANDS,
+    PERCENT_WORDS, SIZING, SPACING, TEXT_COMMANDS,
+};
 use crate::error::{Error, Result};
+use crate::scan::digit_groups::{self, Context};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::Zero;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
@@ -47,438 +53,6 @@ pub struct Token {
     pub pos: usize,
     /// Whitespace (or a spacing command) came right before this token.
     pub space: bool,
-}
-
-pub const GREEK: &[&str] = &[
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "varepsilon",
-    "zeta",
-    "eta",
-    "theta",
-    "vartheta",
-    "iota",
-    "kappa",
-    "lambda",
-    "mu",
-    "nu",
-    "xi",
-    "omicron",
-    "rho",
-    "varrho",
-    "sigma",
-    "varsigma",
-    "tau",
-    "upsilon",
-    "phi",
-    "varphi",
-    "chi",
-    "psi",
-    "omega",
-    "Gamma",
-    "Delta",
-    "Theta",
-    "Lambda",
-    "Xi",
-    "Pi",
-    "Sigma",
-    "Upsilon",
-    "Phi",
-    "Psi",
-    "Omega",
-    "ell",
-    "hbar",
-];
-
-/// Functions recognised when written as a plain word (`sin(x)`) as well as a command.
-pub const FUNCTION_WORDS: &[&str] = &[
-    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-    "ln", "log", "exp", "sqrt", "gcd", "lcm", "max", "min",
-];
-
-/// Commands the lexer knows; used to undo double escaping (`\\frac` -> `\frac`) and to split
-/// glued commands (`\quadx` -> `\quad x`).
-const KNOWN_COMMANDS: &[&str] = &[
-    "frac",
-    "dfrac",
-    "tfrac",
-    "cfrac",
-    "sqrt",
-    "left",
-    "right",
-    "text",
-    "textbf",
-    "textit",
-    "textrm",
-    "textnormal",
-    "mbox",
-    "hbox",
-    "mathrm",
-    "mathbf",
-    "mathit",
-    "mathsf",
-    "mathbb",
-    "mathcal",
-    "boldsymbol",
-    "operatorname",
-    "boxed",
-    "fbox",
-    "cdot",
-    "times",
-    "div",
-    "pm",
-    "mp",
-    "le",
-    "leq",
-    "leqslant",
-    "ge",
-    "geq",
-    "geqslant",
-    "ne",
-    "neq",
-    "lt",
-    "gt",
-    "approx",
-    "in",
-    "notin",
-    "infty",
-    "infin",
-    "pi",
-    "quad",
-    "qquad",
-    "begin",
-    "end",
-    "cup",
-    "cap",
-    "setminus",
-    "emptyset",
-    "varnothing",
-    "binom",
-    "dbinom",
-    "tbinom",
-    "lfloor",
-    "rfloor",
-    "lceil",
-    "rceil",
-    "langle",
-    "rangle",
-    "overline",
-    "bar",
-    "hat",
-    "vec",
-    "widehat",
-    "tilde",
-    "dot",
-    "sum",
-    "prod",
-    "int",
-    "lim",
-    "to",
-    "rightarrow",
-    "Rightarrow",
-    "longrightarrow",
-    "Longrightarrow",
-    "circ",
-    "degree",
-    "displaystyle",
-    "textstyle",
-    "mod",
-    "bmod",
-    "pmod",
-    "sin",
-    "cos",
-    "tan",
-    "cot",
-    "sec",
-    "csc",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "arccot",
-    "arcsec",
-    "arccsc",
-    "sinh",
-    "cosh",
-    "tanh",
-    "arsinh",
-    "arcosh",
-    "artanh",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "ln",
-    "log",
-    "exp",
-    "gcd",
-    "lcm",
-    "max",
-    "min",
-    "floor",
-    "ceil",
-    "det",
-    "lbrace",
-    "rbrace",
-    "lvert",
-    "rvert",
-    "vert",
-    "mid",
-    "colon",
-    "ldots",
-    "cdots",
-    "dots",
-    "big",
-    "Big",
-    "bigg",
-    "Bigg",
-    "bigl",
-    "bigr",
-    "Bigl",
-    "Bigr",
-    "biggl",
-    "biggr",
-    "Biggl",
-    "Biggr",
-    "limits",
-    "nolimits",
-    "mathrm",
-    "dagger",
-    "prime",
-    "angle",
-    "triangle",
-    "cong",
-    "sim",
-    "equiv",
-    "perp",
-    "parallel",
-    "neg",
-    "land",
-    "lor",
-    "wedge",
-    "vee",
-    "forall",
-    "exists",
-    "implies",
-    "iff",
-    "leftarrow",
-    "mapsto",
-    "sqcup",
-    "uplus",
-    "overrightarrow",
-    "underline",
-    "not",
-    "lceil",
-    "space",
-];
-
-const TEXT_COMMANDS: &[&str] = &[
-    "text",
-    "textbf",
-    "textit",
-    "textrm",
-    "textnormal",
-    "textsf",
-    "texttt",
-    "mbox",
-    "hbox",
-    "textup",
-    "emph",
-];
-
-const SPACING: &[&str] = &[
-    "quad",
-    "qquad",
-    "space",
-    "displaystyle",
-    "textstyle",
-    "limits",
-    "nolimits",
-    "hfill",
-];
-const SIZING: &[&str] = &[
-    "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl",
-    "biggr", "Biggl", "Biggr", "middle",
-];
-
-const UNIT_WORDS: &[&str] = &[
-    "cm",
-    "mm",
-    "km",
-    "meters",
-    "meter",
-    "metres",
-    "metre",
-    "miles",
-    "mile",
-    "inches",
-    "inch",
-    "feet",
-    "foot",
-    "ft",
-    "yards",
-    "yard",
-    "yd",
-    "units",
-    "unit",
-    "degrees",
-    "degree",
-    "deg",
-    "dollars",
-    "dollar",
-    "cents",
-    "cent",
-    "hours",
-    "hour",
-    "hrs",
-    "hr",
-    "minutes",
-    "minute",
-    "min",
-    "mins",
-    "seconds",
-    "second",
-    "sec",
-    "secs",
-    "days",
-    "day",
-    "weeks",
-    "week",
-    "months",
-    "month",
-    "years",
-    "year",
-    "sq",
-    "square",
-    "cubic",
-    "kg",
-    "grams",
-    "gram",
-    "pounds",
-    "pound",
-    "lb",
-    "lbs",
-    "ounces",
-    "ounce",
-    "oz",
-    "liters",
-    "liter",
-    "litres",
-    "litre",
-    "ml",
-    "gallons",
-    "gallon",
-    "mph",
-    "kmh",
-    "yuan",
-    "euros",
-    "euro",
-    "points",
-    "point",
-    "people",
-    "persons",
-    "students",
-    "ways",
-    "times",
-    "items",
-    "coins",
-    "cups",
-    "pieces",
-    "books",
-    "apples",
-    "marbles",
-    "boxes",
-    "tickets",
-    "dogs",
-    "cats",
-    "balls",
-    "cookies",
-    "pages",
-    "rd",
-    "th",
-    "st",
-    "nd",
-    "am",
-    "pm",
-    "m",
-    "s",
-    "h",
-    "cm2",
-    "sqft",
-    "radians",
-    "rad",
-    "steps",
-    "moves",
-    "handshakes",
-    "games",
-    "teams",
-    "members",
-    "children",
-    "adults",
-    "men",
-    "women",
-    "boys",
-    "girls",
-    "chairs",
-];
-
-const PERCENT_WORDS: &[&str] = &["percent", "pct", "percentage", "per cent"];
-
-fn is_unit_word(w: &str) -> bool {
-    let l = w.to_ascii_lowercase();
-    UNIT_WORDS.contains(&l.as_str())
-}
-
-fn greek_char(c: char) -> Option<&'static str> {
-    Some(match c {
-        'α' => "alpha",
-        'β' => "beta",
-        'γ' => "gamma",
-        'δ' => "delta",
-        'ε' => "epsilon",
-        'ζ' => "zeta",
-        'η' => "eta",
-        'θ' => "theta",
-        'ι' => "iota",
-        'κ' => "kappa",
-        'λ' => "lambda",
-        'μ' => "mu",
-        'ν' => "nu",
-        'ξ' => "xi",
-        'ρ' => "rho",
-        'σ' => "sigma",
-        'τ' => "tau",
-        'φ' | 'ϕ' => "phi",
-        'χ' => "chi",
-        'ψ' => "psi",
-        'ω' => "omega",
-        'Γ' => "Gamma",
-        'Δ' => "Delta",
-        'Θ' => "Theta",
-        'Λ' => "Lambda",
-        'Σ' => "Sigma",
-        'Φ' => "Phi",
-        'Ψ' => "Psi",
-        'Ω' => "Omega",
-        _ => return None,
-    })
-}
-
-fn superscript_digit(c: char) -> Option<char> {
-    Some(match c {
-        '⁰' => '0',
-        '¹' => '1',
-        '²' => '2',
-        '³' => '3',
-        '⁴' => '4',
-        '⁵' => '5',
-        '⁶' => '6',
-        '⁷' => '7',
-        '⁸' => '8',
-        '⁹' => '9',
-        _ => return None,
-    })
 }
 
 pub struct Lexer<'a> {
@@ -700,40 +274,23 @@ impl Lexer<'_> {
         s
     }
 
-    /// If a thousands separator followed by exactly three digits starts at the cursor, return
-    /// the separator's length in characters.
+    /// If a thousands separator followed by exactly three digits starts at the cursor, its
+    /// length in characters (`crate::scan::digit_groups`; inside brackets no bare comma or space).
     fn thousands_sep(&self) -> Option<usize> {
-        let rest = &self.chars[self.i..];
-        let seps: &[&str] = if self.depth > 0 {
-            &[
-                "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " {,}", "{, }", " {, }",
-            ]
+        let context = if self.depth > 0 {
+            Context::LatexInBrackets
         } else {
-            &[
-                ",", "{,}", "\\,", ",\\!", ",\\! ", "\\!", "\\ ", " ", ",\\,", " {,}", "{, }",
-                " {, }",
-            ]
+            Context::Latex
         };
-        let mut best = None;
-        for sep in seps {
-            let n = sep.chars().count();
-            if rest.len() < n + 3 || !rest[..n].iter().copied().eq(sep.chars()) {
-                continue;
-            }
-            if rest[n..n + 3].iter().all(|c| c.is_ascii_digit())
-                && !rest.get(n + 3).is_some_and(|c| c.is_ascii_digit())
-            {
-                best = Some(best.map_or(n, |b: usize| b.max(n)));
-            }
-        }
-        best
+        digit_groups::separator_at(self.chars[self.i..].iter().copied(), context)
+            .map(|sep| sep.chars().count())
     }
 
     fn number(&mut self) -> Result<()> {
         let pos = self.i;
         let mut int = self.digits();
         let mut grouped = false;
-        if !int.is_empty() && int.len() <= 3 && !int.starts_with('0') {
+        if digit_groups::can_lead(int.as_bytes()) {
             while let Some(n) = self.thousands_sep() {
                 self.i += n;
                 int.push_str(&self.digits());
@@ -1060,14 +617,4 @@ impl Lexer<'_> {
         self.push(Tok::Text(trimmed.to_string()), pos);
         Ok(())
     }
-}
-
-/// `10^k` as a rational (helper shared with the parser).
-pub fn pow10(k: u32) -> BigRational {
-    BigRational::from_integer(BigInt::from(10u32).pow(k))
-}
-
-/// `1` as a rational.
-pub fn one() -> BigRational {
-    BigRational::one()
 }

@@ -3,16 +3,19 @@
 //! [`parse`] reads one math string (delimiters such as `$`, `\(`, `\[` are tolerated) and
 //! returns the tree or `Error::Parse { message, position }` (0-based character offset).
 //! [`parse_answer`] first reduces an *answer* string the way a grader reads it: the contents
-//! of `\boxed{}` (several boxes joined when only connectives separate them), then [`parse`].
+//! of `\boxed{}` (several boxes joined when only connectives separate them, see
+//! [`crate::scan::boxes`]), then [`parse`].
 //! Budgets: input length, node count and nesting depth; over budget is a parse error.
 
 pub mod ast;
 pub mod lexer;
 pub mod parser;
+pub mod vocabulary;
 
 pub use ast::{canonical, BigOp, Constant, Expr, Func, ListKind, Number, RelOp};
 
 use crate::error::{Error, Result};
+use crate::scan::boxes::answer_text;
 
 /// Limits of one parse. Over any limit is a parse error, never a hang.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,132 +63,10 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
     Ok(e)
 }
 
-/// Parse an extracted answer: reduce it to its boxed part(s) first (see [`answer_text`]).
+/// Parse an extracted answer: reduce it to its boxed part(s) first
+/// ([`crate::scan::boxes::answer_text`]).
 pub fn parse_answer(text: &str, opts: &ParseOptions) -> Result<Expr> {
     parse(&answer_text(text), opts)
-}
-
-/// The part of an answer string a grader compares: the contents of the `\boxed{}`/`\fbox{}`
-/// groups if there are any, else the whole text.
-///
-/// Several boxes are joined into one comma list when the text between them is empty, has no
-/// letters (`\boxed{1}\boxed{2}`, `\boxed{a} ++ \boxed{b}`) or contains a connective ("and",
-/// "or", `,`, `;`); otherwise only the last run of joined boxes counts (the model revised its
-/// answer: `\boxed{1} no no \boxed{2}` is `2`).
-pub fn answer_text(text: &str) -> String {
-    let boxes = find_boxes(text);
-    if boxes.is_empty() {
-        return text.to_string();
-    }
-    let mut run_start = 0;
-    for k in 1..boxes.len() {
-        let between = &text[boxes[k - 1].1..boxes[k].0];
-        if !joins(between) {
-            run_start = k;
-        }
-    }
-    let parts: Vec<&str> = boxes[run_start..]
-        .iter()
-        .map(|&(_, _, a, b)| text[a..b].trim())
-        .collect();
-    parts.join(", ")
-}
-
-/// The joined content of the last run of boxes (see [`answer_text`]), or `None` without a
-/// braced `\boxed{}`/`\fbox{}`.
-pub fn boxed_answer(text: &str) -> Option<String> {
-    if find_boxes(text).is_empty() {
-        None
-    } else {
-        Some(answer_text(text))
-    }
-}
-
-/// Does the text between two boxes join them into one answer?
-fn joins(between: &str) -> bool {
-    if between.chars().count() > 80 {
-        return false;
-    }
-    // Drop LaTeX wrappers so only words and punctuation remain.
-    let mut cleaned = String::new();
-    let mut chars = between.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            // Skip a command name (`\text`, `\quad`) but keep braced words.
-            while chars.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
-                chars.next();
-            }
-            cleaned.push(' ');
-        } else {
-            cleaned.push(c);
-        }
-    }
-    let lower = cleaned.to_ascii_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty())
-        .collect();
-    // "and"/"or" join even with other words ("for part (a) and"); a bare comma joins only
-    // without words, so "\boxed{5}, no wait, \boxed{6}" keeps the revision.
-    words.is_empty() || words.iter().any(|w| *w == "and" || *w == "or")
-}
-
-/// (start of `\boxed`, end after `}`, content start, content end), byte offsets, outermost only.
-fn find_boxes(text: &str) -> Vec<(usize, usize, usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' {
-            let rest = &text[i + 1..];
-            let name_len = if rest.starts_with("boxed") {
-                5
-            } else if rest.starts_with("fbox") {
-                4
-            } else {
-                0
-            };
-            if name_len > 0 {
-                let mut j = i + 1 + name_len;
-                while j < bytes.len() && bytes[j] == b' ' {
-                    j += 1;
-                }
-                if j < bytes.len() && bytes[j] == b'{' {
-                    let mut depth = 0i32;
-                    let mut k = j;
-                    let mut end = None;
-                    while k < bytes.len() {
-                        match bytes[k] {
-                            b'\\' => {
-                                k += 2;
-                                continue;
-                            }
-                            b'{' => depth += 1,
-                            b'}' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    end = Some(k);
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                        k += 1;
-                    }
-                    // An unclosed box runs to the end of the text.
-                    let end = end.unwrap_or(bytes.len().max(j + 1));
-                    let content_end = end.min(bytes.len());
-                    out.push((i, (end + 1).min(bytes.len()), j + 1, content_end));
-                    i = end + 1;
-                    continue;
-                }
-            }
-        }
-        i += 1;
-    }
-    // `\{` / `\}` skipping above uses byte steps; make sure every offset is a char boundary.
-    out.retain(|&(a, b, c, d)| [a, b, c, d].iter().all(|&x| text.is_char_boundary(x)));
-    out
 }
 
 #[cfg(test)]
@@ -280,17 +161,6 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_stack_overflow() {
         let s = "(".repeat(5000) + "1" + &")".repeat(5000);
         assert!(parse(&s, &ParseOptions::default()).is_err());
-    }
-
-    #[test]
-    fn boxes_are_joined_only_across_connectives() {
-        assert_eq!(answer_text("\\boxed{1} papers and \\boxed{2} bins"), "1, 2");
-        assert_eq!(answer_text("\\boxed{1} no no no \\boxed{2}"), "2");
-        assert_eq!(answer_text("\\boxed{1}\\boxed{2}"), "1, 2");
-        assert_eq!(
-            answer_text("so $x = \\boxed{\\frac{1}{2}}$."),
-            "\\frac{1}{2}"
-        );
     }
 
     use proptest::prelude::*;

@@ -7,19 +7,19 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::errors::to_pyerr;
 use crate::batch;
-use crate::check::{self, CheckOptions, Compat, EvalPolicy, ExtractPolicy, Input, Kind, Verdict};
+use crate::check::{self, CheckOptions, Input};
 use crate::config::Config;
 use crate::equiv::EquivOptions;
 use crate::error::Error;
+use crate::verdict::{self, Compat, EvalPolicy, ExtractPolicy, Kind, Verdict};
 
 /// Parse a mode argument: not a str -> TypeError; unknown name -> ValueError.
 fn mode<T: std::str::FromStr<Err = Error>>(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<T> {
     let s = obj.cast::<PyString>().map_err(|_| {
         PyTypeError::new_err(format!("{arg} must be a str, got {}", type_name(obj)))
     })?;
-    s.to_str()?
-        .parse::<T>()
-        .map_err(|e| to_pyerr(Error::InvalidValue(format!("{arg}: {e}"))))
+    // The core's message names the argument and every accepted value.
+    s.to_str()?.parse::<T>().map_err(to_pyerr)
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -402,9 +402,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_answer, m)?)?;
     m.add_function(wrap_pyfunction!(equivalent, m)?)?;
     m.add_function(wrap_pyfunction!(parse_config, m)?)?;
-    let reasons = PyTuple::new(m.py(), check::Reason::NAMES)?;
+    let reasons = PyTuple::new(m.py(), verdict::Reason::NAMES)?;
     m.add("REASONS", reasons)?;
     m.add("SEED_CONFIG_JSON", crate::config::SEED_CONFIG)?;
-    m.add("PATHS", PyTuple::new(m.py(), check::DecidedBy::NAMES)?)?;
+    m.add("PATHS", PyTuple::new(m.py(), verdict::DecidedBy::NAMES)?)?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! values in sorted order), which is what [`DistCache`] keys on: 5-vs-5 scores on a 1–10 scale have
 //! at most 2^9 patterns, so a batch of millions of pairs builds a few hundred distributions.
 
+use num_integer::gcd;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{OnceLock, RwLock};
 
@@ -30,13 +31,6 @@ const DENSE_CELLS_MAX: u64 = 1 << 23;
 const SPARSE_COST: u64 = 8;
 /// Pooled sizes up to this use the lock-free pattern-indexed slots of [`DistCache`].
 pub const SLOT_MAX_N: usize = 16;
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
 
 /// The exact null distribution of the first sample's score sum, on an integer unit.
 #[derive(Debug, Clone)]

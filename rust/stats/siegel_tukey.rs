@@ -9,13 +9,11 @@
 //!   dropped when N is odd, then `wilcox.test` on the ST ranks with continuity correction), so
 //!   numbers in papers that used it can be reproduced.
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::exact::{work_estimate, DistCache, AUTO_EXACT_WORK, EXACT_WORK_MAX, SLOT_MAX_N};
 use super::normal;
 use super::ranks::{merge_sorted, ordered_bits, st_rank, st_rank_table, tie_groups_into, TieGroup};
 use crate::error::{Error, Result};
+use crate::names::str_enum;
 
 /// The alternative hypothesis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,41 +52,10 @@ pub enum MethodUsed {
     Asymptotic = 1,
 }
 
-macro_rules! string_enum {
-    ($ty:ident, $what:literal, $($name:literal => $variant:ident),+ $(,)?) => {
-        impl FromStr for $ty {
-            type Err = Error;
-            fn from_str(s: &str) -> Result<Self> {
-                match s {
-                    $($name => Ok($ty::$variant),)+
-                    _ => Err(Error::InvalidValue(format!(
-                        concat!($what, " must be one of {}, got {:?}"),
-                        [$(concat!("'", $name, "'")),+].join(", "),
-                        s
-                    ))),
-                }
-            }
-        }
-        impl $ty {
-            /// The name accepted by `from_str`.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($ty::$variant => $name,)+
-                }
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-string_enum!(Alternative, "alternative", "two-sided" => TwoSided, "greater" => Greater, "less" => Less);
-string_enum!(Method, "method", "auto" => Auto, "exact" => Exact, "asymptotic" => Asymptotic);
-string_enum!(Variant, "variant", "exact" => Exact, "desctools" => DescTools);
-string_enum!(MethodUsed, "method", "exact" => Exact, "asymptotic" => Asymptotic);
+str_enum!(Alternative, "alternative" { TwoSided => "two-sided", Greater => "greater", Less => "less" });
+str_enum!(Method, "method" { Auto => "auto", Exact => "exact", Asymptotic => "asymptotic" });
+str_enum!(Variant, "variant" { Exact => "exact", DescTools => "desctools" });
+str_enum!(MethodUsed, "method" { Exact => "exact", Asymptotic => "asymptotic" });
 
 /// Options of one test (or of every row of a batch).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,18 +105,17 @@ pub enum Status {
     ZeroVariance = 6,
 }
 
-impl Status {
-    /// Names in code order, as the Python layer decodes them.
-    pub const NAMES: [&'static str; 7] = [
-        "ok",
-        "too_few",
-        "non_finite",
-        "all_tied",
-        "too_large",
-        "ties_no_exact",
-        "zero_variance",
-    ];
+str_enum!(Status, "status" {
+    Ok => "ok",
+    TooFew => "too_few",
+    NonFinite => "non_finite",
+    AllTied => "all_tied",
+    TooLarge => "too_large",
+    TiesNoExact => "ties_no_exact",
+    ZeroVariance => "zero_variance",
+});
 
+impl Status {
     /// One-line reason for an error message.
     pub fn reason(self) -> &'static str {
         match self {
@@ -545,6 +511,16 @@ mod tests {
             0.09369261949324822,
         ),
     ];
+
+    #[test]
+    fn status_codes_are_the_wire_order() {
+        for (code, st) in Status::ALL.iter().enumerate() {
+            assert_eq!(*st as usize, code, "{st}");
+        }
+        for (code, m) in MethodUsed::ALL.iter().enumerate() {
+            assert_eq!(*m as usize, code, "{m}");
+        }
+    }
 
     #[test]
     fn reference_examples() {

@@ -1,10 +1,11 @@
 //! The seed tool's algorithm (Xwin-Math `eval_functions/`), quirks included: `compat="xwin"`.
 //!
 //! Every function mirrors one of the seed's, with Python's string, regex and number semantics
-//! (see [`pyparse`] and [`pynum`]). Where the seed would crash (an uncaught exception), the
+//! (see [`pyparse`], [`pynum`] and [`pyeval`]). Where the seed would crash (an uncaught exception), the
 //! result is [`XwinError`]; where it would call SymPy, the result carries the pairs to hand to
 //! the SymPy pool, which runs the seed's own `symbolic_equal` (its dead tolerance branch too).
 
+pub mod pyeval;
 pub mod pynum;
 pub mod pyparse;
 mod simple;
@@ -12,8 +13,7 @@ mod simple;
 pub use pyparse::{search_for_boxes, search_for_numbers};
 pub use simple::{get_simple_numbers, simple_answer_check};
 
-use crate::check::EvalPolicy;
-use crate::check::ExtractPolicy;
+use crate::verdict::{EvalPolicy, ExtractPolicy};
 use pynum::{isclose, py_float, py_isdigit};
 
 /// The seed raised an exception here (its harness records no result; the saved verdict is False).

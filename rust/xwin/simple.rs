@@ -4,9 +4,10 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::pynum::{isclose, py_eq, py_eval, py_float, py_int, PyNum};
+use super::pyeval::py_eval;
+use super::pynum::{isclose, py_eq, py_float, py_int, PyNum};
 use super::{extract_answer, XwinError};
-use crate::check::{EvalPolicy, ExtractPolicy};
+use crate::verdict::{EvalPolicy, ExtractPolicy};
 
 /// The seed's five patterns in order. The `.` is unescaped (any character but newline) as in
 /// the seed; `\s` gets Python's extra separators U+001C..U+001F, which `str.isspace()` counts.

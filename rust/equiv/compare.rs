@@ -1,0 +1,585 @@
+//! The comparison of two parsed answers: the driver ([`equivalent`]), the dispatch on their
+//! shapes, and the scalar stages (exact rationals, numeric evaluation, random-point identity).
+//! Collections and real sets live in [`super::sets`], relations in [`super::relations`], the
+//! answer-level rewriting done before comparing in [`super::prepare`].
+
+use super::exact::{self, Budget};
+use super::numeric::{self, close, Env, C};
+use super::prepare::{decimal_comma, expand_pm, is_label, literal_form, prepare, single_equation};
+use super::relations::is_inequality;
+use super::sets::{elements, is_bag, is_realset};
+use super::{EquivOptions, EquivOutcome, Equivalence};
+use crate::latex::ast::canonical;
+use crate::latex::{self, BigOp, Constant, Expr, Func, ParseOptions};
+use crate::scan::boxes::answer_text;
+use crate::verdict::DecidedBy;
+use num_rational::BigRational;
+
+/// Random points tried for identity testing, and how many must be valid.
+pub(super) const POINTS: usize = 8;
+pub(super) const MIN_VALID_POINTS: usize = 3;
+/// Relative agreement required at every point / disagreement that proves inequality.
+const REL_EQUAL: f64 = 1e-9;
+const REL_DIFFERENT: f64 = 1e-6;
+/// Comparisons allowed per call (nested collections multiply them).
+const MAX_STEPS: usize = 4_000;
+
+/// The strongest machinery a decision needed; it becomes the verdict's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Stage {
+    /// Equal as written (canonical form, or the literal text).
+    Literal,
+    /// Number literals compared by value.
+    Numeric,
+    /// Expressions evaluated, rewritten or tested at random points.
+    Symbolic,
+}
+
+impl From<Stage> for DecidedBy {
+    fn from(s: Stage) -> DecidedBy {
+        match s {
+            Stage::Literal => DecidedBy::Literal,
+            Stage::Numeric => DecidedBy::Numeric,
+            Stage::Symbolic => DecidedBy::Symbolic,
+        }
+    }
+}
+
+/// The state of one comparison: options, budgets spent, and the stage reached.
+pub(super) struct Ctx<'a> {
+    pub(super) opts: &'a EquivOptions,
+    pub(super) over_budget: bool,
+    pub(super) stage: Stage,
+    steps: usize,
+}
+
+/// Is `pred` the same answer as `gold`? (See [`super::equivalent`].)
+pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
+    let g_text = answer_text(gold);
+    let p_text = answer_text(pred);
+    let (gl, pl) = (literal_form(&g_text), literal_form(&p_text));
+    if !gl.is_empty() && gl == pl {
+        return EquivOutcome::decided(true, DecidedBy::Literal);
+    }
+    let popts = ParseOptions {
+        max_nodes: opts.max_nodes,
+        ..ParseOptions::default()
+    };
+    let g = latex::parse(&g_text, &popts);
+    let p = latex::parse(&p_text, &popts);
+    let (g, p) = match (g, p) {
+        (Ok(g), Ok(p)) => (g, p),
+        (g, p) => {
+            let mut out = EquivOutcome::undecided();
+            out.gold_parsed = g.is_ok();
+            out.pred_parsed = p.is_ok();
+            return out;
+        }
+    };
+    let mut cx = Ctx {
+        opts,
+        over_budget: false,
+        stage: Stage::Literal,
+        steps: 0,
+    };
+    let mut r = cx.top(&g, &p);
+    // A decimal comma (`1,5`, `0,111`) is a list to the parser; read it as a decimal when the
+    // other side is a single number.
+    if r != Equivalence::Equal {
+        if let Some(alt) = decimal_comma(&p_text).and_then(|t| latex::parse(&t, &popts).ok()) {
+            if cx.top(&g, &alt) == Equivalence::Equal {
+                r = Equivalence::Equal;
+            }
+        }
+        if let Some(alt) = decimal_comma(&g_text).and_then(|t| latex::parse(&t, &popts).ok()) {
+            if cx.top(&alt, &p) == Equivalence::Equal {
+                r = Equivalence::Equal;
+            }
+        }
+    }
+    let path = DecidedBy::from(cx.stage);
+    match r {
+        Equivalence::Equal => EquivOutcome::decided(true, path),
+        Equivalence::NotEqual => EquivOutcome::decided(false, path),
+        Equivalence::Undecided => {
+            let mut out = EquivOutcome::undecided();
+            out.over_budget = cx.over_budget;
+            out
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Record that a decision needed `stage`.
+    pub(super) fn note(&mut self, stage: Stage) {
+        self.stage = self.stage.max(stage);
+    }
+
+    fn top(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        let g = prepare(g);
+        let p = prepare(p);
+        self.compare(&g, &p)
+    }
+
+    pub(super) fn compare(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            self.over_budget = true;
+            return Equivalence::Undecided;
+        }
+        if canonical(g).to_string() == canonical(p).to_string() {
+            return Equivalence::Equal;
+        }
+        // `\pm` makes a scalar two-valued: compare as sets.
+        let gx = if is_bag(g) {
+            vec![g.clone()]
+        } else {
+            expand_pm(g)
+        };
+        let px = if is_bag(p) {
+            vec![p.clone()]
+        } else {
+            expand_pm(p)
+        };
+        if gx.len() > 1 || px.len() > 1 {
+            let gx = if is_bag(g) { elements(g) } else { gx };
+            let px = if is_bag(p) { elements(p) } else { px };
+            return self.compare_bags(&gx, &px);
+        }
+        match (g, p) {
+            (Expr::Text(_), _) | (_, Expr::Text(_)) => self.compare_text(g, p),
+            (Expr::Percent(x), _) => self.compare_percent(x, g, p, true),
+            (_, Expr::Percent(y)) => self.compare_percent(y, p, g, false),
+            (Expr::Neg(x), _) if matches!(x.as_ref(), Expr::Percent(_)) => {
+                self.compare_percent_neg(g, p, true)
+            }
+            (_, Expr::Neg(y)) if matches!(y.as_ref(), Expr::Percent(_)) => {
+                self.compare_percent_neg(p, g, false)
+            }
+            _ => self.compare_shapes(g, p),
+        }
+    }
+
+    fn compare_shapes(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        // Equations against values: a named left side may be dropped.
+        if let Some((l, r)) = single_equation(g) {
+            if single_equation(p).is_none() && !is_inequality(p) {
+                if is_label(l) {
+                    return self.compare(r, p);
+                }
+                return Equivalence::NotEqual;
+            }
+        }
+        if let Some((l, r)) = single_equation(p) {
+            if single_equation(g).is_none() && !is_inequality(g) {
+                if is_label(l) || r.free_symbols().is_empty() {
+                    return self.compare(g, r);
+                }
+                return Equivalence::NotEqual;
+            }
+        }
+        match (g, p) {
+            (Expr::Relation(..), Expr::Relation(..)) => self.compare_relations(g, p),
+            (Expr::Interval(a1, b1, l1, h1), Expr::Interval(a2, b2, l2, h2)) => {
+                // Endpoint by endpoint (rounding-aware: `(3/5, 8/3]` = `(0.6, 2.6667]`).
+                if l1 != l2 || h1 != h2 {
+                    return Equivalence::NotEqual;
+                }
+                self.compare_seq(
+                    &[(**a1).clone(), (**b1).clone()],
+                    &[(**a2).clone(), (**b2).clone()],
+                )
+            }
+            _ if (is_bag(g) || is_bag(p)) => self.compare_collections(g, p),
+            _ if is_realset(g) || is_realset(p) || is_inequality(g) || is_inequality(p) => {
+                self.compare_realsets(g, p)
+            }
+            (Expr::Tuple(a), Expr::Tuple(b)) => self.compare_seq(a, b),
+            (Expr::Matrix(a), Expr::Matrix(b)) => {
+                if a.len() != b.len() || a[0].len() != b[0].len() {
+                    return Equivalence::NotEqual;
+                }
+                let fa: Vec<Expr> = a.iter().flatten().cloned().collect();
+                let fb: Vec<Expr> = b.iter().flatten().cloned().collect();
+                self.compare_seq(&fa, &fb)
+            }
+            (Expr::Matrix(m), Expr::Tuple(t)) | (Expr::Tuple(t), Expr::Matrix(m)) => {
+                // A column or row vector equals the tuple of its entries.
+                let flat: Vec<Expr> = m.iter().flatten().cloned().collect();
+                if m.len() != 1 && m[0].len() != 1 {
+                    return Equivalence::NotEqual;
+                }
+                if matches!(g, Expr::Matrix(_)) {
+                    self.compare_seq(&flat, t)
+                } else {
+                    self.compare_seq(t, &flat)
+                }
+            }
+            (Expr::Ratio(a), Expr::Ratio(b)) => {
+                if a.len() != b.len() {
+                    return Equivalence::NotEqual;
+                }
+                let parts = self.compare_seq(a, b);
+                if parts == Equivalence::Equal || a.len() != 2 {
+                    return parts;
+                }
+                let zero = |e: &Expr| {
+                    exact::eval(e, &mut Budget::new(100, 64))
+                        .is_none_or(|v| v == BigRational::from_integer(0.into()))
+                };
+                if zero(&a[1]) || zero(&b[1]) {
+                    return parts;
+                }
+                // 2:4 = 1:2 when both second parts are non-zero.
+                let q1 = Expr::Div(Box::new(a[0].clone()), Box::new(a[1].clone()));
+                let q2 = Expr::Div(Box::new(b[0].clone()), Box::new(b[1].clone()));
+                self.compare_scalars(&q1, &q2)
+            }
+            (Expr::Ratio(a), other) | (other, Expr::Ratio(a))
+                if a.len() == 2 && !is_compound(other) =>
+            {
+                let q = Expr::Div(Box::new(a[0].clone()), Box::new(a[1].clone()));
+                if matches!(g, Expr::Ratio(_)) {
+                    self.compare_scalars(&q, other)
+                } else {
+                    self.compare_scalars(other, &q)
+                }
+            }
+            _ if is_compound(g) || is_compound(p) => {
+                if std::mem::discriminant(g) == std::mem::discriminant(p)
+                    && !matches!(g, Expr::Big(..))
+                {
+                    Equivalence::NotEqual
+                } else if matches!(g, Expr::Big(..)) || matches!(p, Expr::Big(..)) {
+                    Equivalence::Undecided
+                } else {
+                    Equivalence::NotEqual
+                }
+            }
+            _ => self.compare_scalars(g, p),
+        }
+    }
+
+    fn compare_percent(
+        &mut self,
+        x: &Expr,
+        _pct: &Expr,
+        other: &Expr,
+        pct_is_gold: bool,
+    ) -> Equivalence {
+        // `x%` equals both `x` and `x/100`.
+        let scaled = Expr::Div(Box::new(x.clone()), Box::new(Expr::num(100)));
+        let mut any_undecided = false;
+        for cand in [x.clone(), scaled] {
+            let r = if pct_is_gold {
+                self.compare(&cand, other)
+            } else {
+                self.compare(other, &cand)
+            };
+            match r {
+                Equivalence::Equal => return Equivalence::Equal,
+                Equivalence::Undecided => any_undecided = true,
+                Equivalence::NotEqual => {}
+            }
+        }
+        if any_undecided {
+            Equivalence::Undecided
+        } else {
+            Equivalence::NotEqual
+        }
+    }
+
+    fn compare_percent_neg(&mut self, neg: &Expr, other: &Expr, neg_is_gold: bool) -> Equivalence {
+        let Expr::Neg(inner) = neg else {
+            return Equivalence::Undecided;
+        };
+        let Expr::Percent(x) = inner.as_ref() else {
+            return Equivalence::Undecided;
+        };
+        let negx = Expr::Neg(x.clone());
+        self.compare_percent(&negx, neg, other, neg_is_gold)
+    }
+
+    fn compare_text(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        self.note(Stage::Symbolic);
+        match (text_form(g), text_form(p)) {
+            (Some(a), Some(b)) => Equivalence::from_bool(a == b),
+            _ => Equivalence::NotEqual,
+        }
+    }
+
+    /// Ordered comparison, element by element.
+    pub(super) fn compare_seq(&mut self, a: &[Expr], b: &[Expr]) -> Equivalence {
+        if a.len() != b.len() {
+            return Equivalence::NotEqual;
+        }
+        let mut undecided = false;
+        for (x, y) in a.iter().zip(b) {
+            match self.compare(x, y) {
+                Equivalence::NotEqual => return Equivalence::NotEqual,
+                Equivalence::Undecided => undecided = true,
+                Equivalence::Equal => {}
+            }
+        }
+        if undecided {
+            Equivalence::Undecided
+        } else {
+            Equivalence::Equal
+        }
+    }
+
+    pub(super) fn compare_scalars(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        if has_nested_compound(g) || has_nested_compound(p) {
+            return Equivalence::NotEqual;
+        }
+        if let (Some(a), Some(b)) = (is_infinity(g), is_infinity(p)) {
+            self.note(Stage::Numeric);
+            return Equivalence::from_bool(a == b);
+        }
+        if is_infinity(g).is_some() || is_infinity(p).is_some() {
+            self.note(Stage::Numeric);
+            return Equivalence::NotEqual;
+        }
+        let literals = g.is_number_literal() && p.is_number_literal();
+        if self.opts.strict && !literals {
+            self.note(Stage::Symbolic);
+            return Equivalence::NotEqual;
+        }
+        let mut budget = Budget::new(self.opts.max_digits, self.opts.max_exponent_bits);
+        let gv = exact::eval(g, &mut budget);
+        let pv = if gv.is_some() {
+            exact::eval(p, &mut budget)
+        } else {
+            None
+        };
+        self.over_budget |= budget.over;
+        let (dg, dp) = (decimals_of(g), decimals_of(p));
+        if let (Some(a), Some(b)) = (&gv, &pv) {
+            self.note(if literals {
+                Stage::Numeric
+            } else {
+                Stage::Symbolic
+            });
+            if self.opts.strict && !strict_literal_equal(g, p, a, b) {
+                return Equivalence::NotEqual;
+            }
+            return Equivalence::from_bool(self.rounded_equal_exact(a, dg, b, dp));
+        }
+        if self.opts.strict {
+            return Equivalence::NotEqual;
+        }
+        self.note(Stage::Symbolic);
+        let mut vars = g.free_symbols();
+        vars.extend(p.free_symbols());
+        vars.sort();
+        vars.dedup();
+        if vars.is_empty() {
+            let env = Env::random(&[], &[], 1);
+            let (Some(a), Some(b)) = (numeric::eval(g, &env), numeric::eval(p, &env)) else {
+                return Equivalence::Undecided;
+            };
+            if let Some(d) = dg.or(dp).filter(|_| self.opts.rounding_tolerance) {
+                if dg.is_some() != dp.is_some() || dg == dp {
+                    let tol = 0.5 * 10f64.powi(-(d as i32));
+                    let diff = (a - b).norm();
+                    let slack = 8.0 * f64::EPSILON * a.norm().max(b.norm());
+                    return Equivalence::from_bool(diff <= tol + slack);
+                }
+            }
+            return self.decide_close(a, b);
+        }
+        self.random_points(g, p, &vars)
+    }
+
+    fn rounded_equal_exact(
+        &self,
+        a: &BigRational,
+        da: Option<u32>,
+        b: &BigRational,
+        db: Option<u32>,
+    ) -> bool {
+        if !self.opts.rounding_tolerance {
+            return a == b;
+        }
+        match (da, db) {
+            (None, None) => a == b,
+            (Some(d), None) | (None, Some(d)) => exact::within_half_ulp(a, b, d),
+            (Some(x), Some(y)) => exact::within_half_ulp(a, b, x.min(y)),
+        }
+    }
+
+    pub(super) fn decide_close(&self, a: C, b: C) -> Equivalence {
+        if close(a, b, REL_EQUAL) {
+            Equivalence::Equal
+        } else if !close(a, b, REL_DIFFERENT) {
+            Equivalence::NotEqual
+        } else {
+            Equivalence::Undecided
+        }
+    }
+
+    /// Schwartz–Zippel style identity test: equal at several random points (positive reals,
+    /// small integers for summation bounds and factorials) means equal.
+    fn random_points(&mut self, g: &Expr, p: &Expr, vars: &[String]) -> Equivalence {
+        let ints = integer_vars(g, p);
+        let mut valid = 0;
+        let mut undecided = false;
+        for k in 0..POINTS * 2 {
+            let env = Env::random(vars, &ints, 0xabcd_0000 + k as u64);
+            let (a, b) = (numeric::eval(g, &env), numeric::eval(p, &env));
+            match (a, b) {
+                (Some(a), Some(b)) => match self.decide_close(a, b) {
+                    Equivalence::NotEqual => return Equivalence::NotEqual,
+                    Equivalence::Undecided => undecided = true,
+                    Equivalence::Equal => valid += 1,
+                },
+                (None, None) => {}
+                _ => undecided = true,
+            }
+            if valid >= POINTS {
+                break;
+            }
+        }
+        if valid >= MIN_VALID_POINTS && !undecided {
+            Equivalence::Equal
+        } else {
+            Equivalence::Undecided
+        }
+    }
+}
+
+pub(super) fn is_infinity(e: &Expr) -> Option<i32> {
+    match e {
+        Expr::Const(Constant::Infinity) => Some(1),
+        Expr::Neg(a) => is_infinity(a).map(|s| -s),
+        Expr::Add(v) if v.len() == 1 => is_infinity(&v[0]),
+        _ => None,
+    }
+}
+
+/// Written decimals of a decimal literal that may be compared by rounding. A decimal with
+/// fewer than two significant digits is exact (`0.3` is not `\frac13`; `0.33` is), the same rule
+/// as the number checker's (`rust/number.rs`).
+fn decimals_of(e: &Expr) -> Option<u32> {
+    match e {
+        Expr::Num(n) => {
+            let d = n.decimals.filter(|d| *d > 0)?;
+            let scaled =
+                &n.value * BigRational::from_integer(num_bigint::BigInt::from(10u32).pow(d));
+            let digits = scaled
+                .to_integer()
+                .to_string()
+                .trim_start_matches(['-', '0'])
+                .len();
+            (digits >= 2).then_some(d)
+        }
+        Expr::Neg(a) => decimals_of(a),
+        _ => None,
+    }
+}
+
+/// Structured values that are never compared as plain scalars.
+pub(super) fn is_compound(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Tuple(_)
+            | Expr::Set(_)
+            | Expr::List(..)
+            | Expr::Interval(..)
+            | Expr::Union(_)
+            | Expr::Intersection(_)
+            | Expr::EmptySet
+            | Expr::Matrix(_)
+            | Expr::Relation(..)
+            | Expr::In(..)
+            | Expr::Ratio(_)
+            | Expr::Based(..)
+            | Expr::Text(_)
+    ) || matches!(e, Expr::Big(op, ..) if !matches!(op, BigOp::Sum | BigOp::Product))
+}
+
+/// Arithmetic on a collection (`-[0,1)`, `2\{1\}`): never equal to a plain value.
+fn has_nested_compound(e: &Expr) -> bool {
+    let mut found = false;
+    crate::latex::ast::for_each_child(e, &mut |c| {
+        found |= c.contains(&|x| is_compound(x) && !matches!(x, Expr::Relation(..)))
+    });
+    found
+}
+
+/// Strict mode: values must agree *as written* up to trivial rewriting: an integer never
+/// equals an unreduced fraction (`649` vs `3245/5`).
+fn strict_literal_equal(g: &Expr, p: &Expr, a: &BigRational, b: &BigRational) -> bool {
+    if a != b {
+        return false;
+    }
+    let frac = |e: &Expr| match e {
+        Expr::Div(x, y) => Some((x.clone(), y.clone())),
+        Expr::Neg(inner) => match inner.as_ref() {
+            Expr::Div(x, y) => Some((x.clone(), y.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    match (frac(g), frac(p)) {
+        (Some(_), None) | (None, Some(_)) => !a.is_integer(),
+        _ => true,
+    }
+}
+
+/// Variables that must take integer values: summation bounds, factorial and binomial
+/// arguments, subscripts.
+pub(super) fn integer_vars(a: &Expr, b: &Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in [a, b] {
+        e.walk(&mut |x| match x {
+            Expr::Big(_, _, _, lo, hi) => {
+                for bound in [lo, hi].into_iter().flatten() {
+                    out.extend(bound.free_symbols());
+                }
+            }
+            Expr::Func(Func::Factorial | Func::Binom, args) => {
+                for a in args {
+                    out.extend(a.free_symbols());
+                }
+            }
+            Expr::Sym(_, Some(sub)) => out.extend(sub.free_symbols()),
+            _ => {}
+        });
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The words an expression spells, for comparing with `\text{}` answers: `\text{(C)}` -> "c",
+/// `Even` (a product of letters) -> "even".
+fn text_form(e: &Expr) -> Option<String> {
+    let raw = match e {
+        Expr::Text(t) => t.clone(),
+        _ => letters(e)?,
+    };
+    let t: String = raw
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase();
+    let t = t.trim_end_matches('.');
+    let t = t
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(t);
+    Some(t.to_string())
+}
+
+fn letters(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Sym(n, None) => Some(n.clone()),
+        Expr::Const(Constant::E) => Some("e".into()),
+        Expr::Const(Constant::I) => Some("i".into()),
+        Expr::Const(Constant::Pi) => Some("pi".into()),
+        Expr::Mul(v) => v.iter().map(letters).collect(),
+        Expr::Tuple(v) if v.len() == 1 => letters(&v[0]),
+        _ => None,
+    }
+}
