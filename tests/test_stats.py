@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matheval_fast import DomainError, ShapeError, stats
+from matheval_fast import DomainError, ShapeError, _core, stats
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -444,6 +444,26 @@ def test_kappa_general():
         stats.cohen_kappa([], [])
 
 
+def test_kappa_missing_labels_are_a_clear_error_not_a_number():
+    nan = float("nan")
+    for a, b, where in [
+        ([0.0, nan, 1.0], [0.0, 1.0, 1.0], r"a\[1\]"),
+        ([nan, nan], [nan, nan], r"a\[0\]"),
+        ([1.0, 2.0], [1.0, nan], r"b\[1\]"),
+        (["x", None], ["x", "y"], r"a\[1\]"),
+        (np.array([1, nan], dtype=np.float32), [1, 2], r"a\[1\]"),
+    ]:
+        with pytest.raises(DomainError, match=where + ".*missing label"):
+            stats.cohen_kappa(a, b)
+    # The low-level function converts floats itself: a NaN is never cast to some integer code.
+    with pytest.raises(DomainError, match=r"a\[0\] is NaN"):
+        _core.cohen_kappa([nan, 1.0], [0, 1])
+    with pytest.raises(ValueError, match="not an integer label code"):
+        _core.cohen_kappa([0.5, 1], [0, 1])
+    assert _core.cohen_kappa([1.0, 2.0], [1, 2]) == 1.0  # whole-number floats are codes
+    assert stats.cohen_kappa([1.5, 2.5], [1.5, 2.5]) == 1.0  # any label values through stats
+
+
 def test_confusion_metrics():
     t = [1, 1, 1, 0, 0, 0, 0, 1, 1, 0]
     p = [1, 0, 1, 0, 1, 0, 0, 1, 1, 1]
@@ -478,3 +498,21 @@ def test_wilson_interval():
         stats.wilson_interval(3, 2)
     with pytest.raises(ValueError):
         stats.wilson_interval(1, 2, confidence=1.5)
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "error", "message"),
+    [
+        (-1, 10, ValueError, "successes must not be negative"),
+        (3, -10, ValueError, "n must not be negative"),
+        (2**64, 2**64, ValueError, "too large"),
+        (3.0, 10, TypeError, "must be an int"),
+        (True, 10, TypeError, "got bool"),
+        ("3", 10, TypeError, "must be an int"),
+    ],
+)
+def test_wilson_counts_are_validated(successes, n, error, message):
+    with pytest.raises(error, match=message) as info:
+        stats.wilson_interval(successes, n)
+    assert not isinstance(info.value, OverflowError)
+    assert stats.wilson_interval(np.int64(3), 10) == stats.wilson_interval(3, 10)

@@ -1,4 +1,4 @@
-"""Tests of the oracle itself (tests/reference/xwin_seed.py and matheval_fast/_xwin_sympy.py).
+"""Tests of the oracle itself (tests/reference/xwin_seed.py and matheval_fast/_sympy/xwin.py).
 
 Every [verified] table row of ``answer_check_seed_tool.md`` is a case here, plus the GSM8K sanity figures and
 the seed behaviours the document does not state (pyparsing scanning details, ``eval`` on regex matches, the
@@ -15,8 +15,8 @@ import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
-from matheval_fast import _xwin_sympy
-from matheval_fast._xwin_sympy import sympy_parse, xwin_symbolic_equal
+from matheval_fast._sympy import xwin as _xwin_sympy
+from matheval_fast._sympy.xwin import sympy_parse, xwin_symbolic_equal
 from sympy.parsing.latex import parse_latex
 from sympy.parsing.sympy_parser import parse_expr, standard_transformations
 

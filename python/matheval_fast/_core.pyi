@@ -42,6 +42,7 @@ __all__ = [
     "TextColumn",
     "Verdict",
     "__version__",
+    "append_json_members",
     "build_profile",
     "check_batch",
     "check_one",
@@ -49,8 +50,10 @@ __all__ = [
     "confusion_metrics",
     "equivalent",
     "extract_answer",
+    "gsm8k_gold_answers",
     "latex_equivalent",
     "parse_latex",
+    "read_json_lines",
     "siegel_tukey",
     "siegel_tukey_batch",
     "wilson_interval",
@@ -227,3 +230,33 @@ def confusion_metrics(
     y_true: ArrayLike, y_pred: ArrayLike, /, *, zero_division: float = 0.0
 ) -> tuple[int, int, int, int, float, float, float, float, float]: ...
 def wilson_interval(successes: int, n: int, /, *, confidence: float = 0.95) -> tuple[float, float]: ...
+
+# ---- evaluation-log records (rust/bindings/records.rs) ----
+
+_Buffer = np.ndarray  # uint8
+_TextColumn = tuple[Literal["text"], np.ndarray, _Buffer, _Buffer, int, np.ndarray]
+_ListColumn = tuple[Literal["list"], np.ndarray, _Buffer, int, np.ndarray, _Buffer, _Buffer, int, np.ndarray]
+_NumberColumn = tuple[Literal["number"], np.ndarray, _Buffer, int, np.ndarray]
+
+def read_json_lines(
+    data: bytes | bytearray | memoryview, fields: list[tuple[str, Literal["text", "list", "number"]]], /
+) -> tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    list[tuple[int, str]],
+    list[_TextColumn | _ListColumn | _NumberColumn],
+    tuple[str, ...],
+    int,
+]: ...
+def append_json_members(
+    data: bytes | bytearray | memoryview,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    members: list[tuple[str, Literal["number", "bool", "text"], object]],
+    /,
+    append_to: str | None = None,
+) -> bytes | int: ...
+def gsm8k_gold_answers(
+    offsets: np.ndarray, data: bytes, validity: bytes | None, offset: int, /
+) -> tuple[np.ndarray, np.ndarray]: ...

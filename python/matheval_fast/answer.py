@@ -23,7 +23,7 @@ from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
-from matheval_fast.sympy_pool import SympyResult, get_pool
+from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -84,6 +84,11 @@ def _split_for(split: Sequence[str] | None, config: ConfigLike) -> list[str] | N
 # ---- the SymPy fallback: the one place it runs -------------------------------------------------------
 
 
+def _timeout_arg(timeout: float | None) -> float | None:
+    """``None`` (the pool's default) or a finite positive number of seconds, checked before any work."""
+    return None if timeout is None else check_timeout(timeout)
+
+
 def _outcome(res: SympyResult) -> SympyOutcome:
     if res.status == "ok":
         return "equal" if res.equal else "not_equal"
@@ -127,6 +132,7 @@ def check(
     >>> check("The answer is: 1000.4", "1000").reason
     'incorrect'
     """
+    timeout = _timeout_arg(timeout)
     v = _core.check_one(
         response,
         gold,
@@ -150,42 +156,69 @@ def verify(
     >>> verify("\\\\frac{1}{2}", "0.5")
     True
     """
+    timeout = _timeout_arg(timeout)
     return _finish(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
 
 
+#: Marks an argument that was not passed (``None`` is a legal response: a missing one).
+_UNSET: Any = object()
+
+
+def _seed_arg(func: str, seed_name: str, seed_value: Any, alias: str, alias_value: Any) -> Any:
+    """The seed's parameter name, or this package's earlier keyword for it (not both)."""
+    if seed_value is _UNSET and alias_value is _UNSET:
+        raise TypeError(f"{func}() missing required argument: '{seed_name}'")
+    if seed_value is not _UNSET and alias_value is not _UNSET:
+        raise TypeError(f"{func}() got both '{seed_name}' and its alias '{alias}'")
+    return seed_value if seed_value is not _UNSET else alias_value
+
+
 def extract_answer(
-    text: str,
+    model_generated_answer: str = _UNSET,
     split: Sequence[str] | None = None,
     extract_policy: ExtractPolicy = "flex",
     *,
     compat: Compat = "fixed",
+    text: str = _UNSET,
 ) -> str | None:
-    """The final answer in a response (seed signature). ``split`` defaults to the seed's patterns.
+    """The final answer in a response (the seed's signature and parameter names; ``text=`` is
+    accepted as an alias of ``model_generated_answer=``). ``split`` defaults to the seed's patterns.
 
     >>> extract_answer("so 3+4=7. The answer is: 7.", compat="xwin")
     '7.'
-    >>> extract_answer("so 3+4=7. The answer is: 7.")
+    >>> extract_answer(model_generated_answer="so 3+4=7. The answer is: 7.")
     '7'
     """
-    return _core.extract_answer(text, split, extract_policy, compat=compat)
+    response = _seed_arg("extract_answer", "model_generated_answer", model_generated_answer, "text", text)
+    return _core.extract_answer(response, split, extract_policy, compat=compat)
 
 
 def simple_answer_check(
-    model: str,
-    gt: str,
+    model_generated_answer: str = _UNSET,
+    ground_truth: str = _UNSET,
     extract_policy: ExtractPolicy = "flex",
     eval_policy: EvalPolicy = "strict",
     split: Sequence[str] | None = None,
     *,
     compat: Compat = "fixed",
+    model: str = _UNSET,
+    gt: str = _UNSET,
 ) -> bool:
-    """The seed's GSM8K-style checker (numbers compared under ``eval_policy``).
+    """The seed's GSM8K-style checker (numbers compared under ``eval_policy``), with the seed's
+    parameter names (``model=`` and ``gt=`` are accepted as aliases).
 
     ``split=None`` uses the seed config's patterns.
+
+    >>> simple_answer_check(model_generated_answer="The answer is: 18.", ground_truth="18")
+    True
     """
+    response = _seed_arg(
+        "simple_answer_check", "model_generated_answer", model_generated_answer, "model", model
+    )
+    gold = _seed_arg("simple_answer_check", "ground_truth", ground_truth, "gt", gt)
     v = _core.check_one(
-        model,
-        gt,
+        response,
+        gold,
         kind="simple",
         compat=compat,
         extract_policy=extract_policy,
@@ -204,7 +237,7 @@ def latex_answer_check(
     *,
     compat: Compat = "fixed",
 ) -> bool:
-    """The seed's MATH-style checker.
+    """The seed's MATH-style checker (the seed's signature and parameter names).
 
     As in the seed, ``split=None`` means ``model_ans`` is already the extracted answer (no
     extraction); pass the patterns (e.g. ``load_config().extract_pattern``) to extract.
@@ -261,9 +294,10 @@ class BatchResult:
         return pa.table(
             {
                 "correct": pa.array(self.correct, type=pa.bool_()),
-                "reason": pa.array(self.reason.astype(object), type=pa.string()),
+                # numpy str arrays convert in C; .astype(object) first would build Python strings.
+                "reason": pa.array(self.reason, type=pa.string()),
                 "extracted": pa.array(list(self.extracted), type=pa.string()),
-                "path": pa.array(self.path.astype(object), type=pa.string()),
+                "path": pa.array(self.path, type=pa.string()),
             }
         )
 
@@ -341,6 +375,7 @@ def check_batch(
     >>> r.correct.tolist(), r.reason.tolist()
     ([True, False], ['correct', 'incorrect'])
     """
+    timeout = _timeout_arg(timeout)
     chunk = 65_536 if progress else max(1, 1 << 62)
     rcols = _as_columns(responses, "responses", chunk)
     gcols = _as_columns(golds, "golds", chunk)

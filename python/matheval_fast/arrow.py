@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from matheval_fast._sympy.pool import check_timeout
 from matheval_fast.answer import Compat, EvalConfig, EvalPolicy, ExtractPolicy, Kind, check_batch
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ def score_batch(
     """
     import pyarrow as pa
 
+    if timeout is not None:
+        check_timeout(timeout)  # before any work
     for col in (response, gold):
         if col not in batch.schema.names:
             raise KeyError(f"column {col!r} not in the batch (columns: {batch.schema.names})")

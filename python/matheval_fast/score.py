@@ -116,8 +116,11 @@ def score_records(
     progress: bool = False,
 ) -> ScoreReport:
     """Score records: each record's policy comes from its type via the seed-format config."""
+    from matheval_fast._sympy.pool import check_timeout
     from matheval_fast.answer import check_batch, load_config
 
+    if timeout is not None:
+        check_timeout(timeout)  # before any work
     cfg = load_config(config)
     flat: list[dict[str, Any]] = []
     prompts = 0

@@ -87,11 +87,30 @@ def siegel_tukey_batch(
     return SiegelTukeyBatchResult(statistic=stat, pvalue=p, method_code=m, status_code=s)
 
 
+def _first_missing(arr: np.ndarray) -> int | None:
+    """Index of the first NaN or None label (a missing rating), else None."""
+    if arr.dtype.kind in "fc":
+        hits = np.flatnonzero(np.isnan(arr))
+        return int(hits[0]) if len(hits) else None
+    if arr.dtype.kind == "O":
+        for i, v in enumerate(arr):
+            if v is None or (isinstance(v, float | np.floating) and v != v):
+                return i
+    return None
+
+
 def _codes(a: Sequence[Any] | np.ndarray, b: Sequence[Any] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map two label sequences of any hashable, sortable type onto shared integer codes."""
     a_arr, b_arr = np.asarray(a), np.asarray(b)
     if a_arr.ndim != 1 or b_arr.ndim != 1:
         raise _core.ShapeError(f"labels must be 1-D, got shapes {a_arr.shape} and {b_arr.shape}")
+    for name, arr in (("a", a_arr), ("b", b_arr)):
+        missing = _first_missing(arr)
+        if missing is not None:
+            raise _core.DomainError(
+                f"cohen_kappa: {name}[{missing}] is a missing label ({arr[missing]!r}); "
+                "drop the pair or give it a label"
+            )
     if a_arr.dtype.kind in "biu" and b_arr.dtype.kind in "biu":
         return a_arr.astype(np.int64), b_arr.astype(np.int64)
     _, inverse = np.unique(np.concatenate([a_arr.astype(object), b_arr.astype(object)]), return_inverse=True)
@@ -105,7 +124,8 @@ def cohen_kappa(a: Sequence[Any] | np.ndarray, b: Sequence[Any] | np.ndarray) ->
     Labels may be any sortable values (ints, bools, strings). When both raters give every item one
     and the same label the formula is 0/0; this returns 1.0 (perfect agreement), the convention of
     the protocol-D paper's tables ("0/39, 0/39, kappa 1.0"); scikit-learn returns NaN there.
-    Raises ``ShapeError`` for different lengths and ``DomainError`` for no labels.
+    Raises ``ShapeError`` for different lengths and ``DomainError`` for no labels or a missing label
+    (NaN or None: drop the pair or label it; an unlabelled item has no agreement to measure).
     """
     ca, cb = _codes(a, b)
     return _core.cohen_kappa(ca, cb)

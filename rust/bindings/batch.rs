@@ -137,10 +137,21 @@ fn check_batch<'py>(
         eval_policy,
         split,
     )?;
-    let verdicts = py
-        .detach(|| batch::check_batch(&r, &g, ks.as_deref(), &o, threads))
-        .map_err(to_pyerr)?;
-    let n = verdicts.len();
+    batch::check_shapes(r.len(), g.len(), ks.as_ref().map(Vec::len)).map_err(to_pyerr)?;
+    // Taken while attached: with the GIL held, no other thread can be inside the pool registry's
+    // lock when this process forks.
+    let pool = batch::pool(threads).map_err(to_pyerr)?;
+    let n = r.len();
+    let mut verdicts = Vec::with_capacity(n);
+    // Chunks of well under a second with the GIL released, and a look for Ctrl-C between them.
+    for range in batch::chunks(&r, &g, pool.current_num_threads()) {
+        let ks_part = ks.as_deref().map(|k| &k[range.clone()]);
+        let part = py
+            .detach(|| batch::check_batch(&r[range.clone()], &g[range.clone()], ks_part, &o, &pool))
+            .map_err(to_pyerr)?;
+        verdicts.extend(part);
+        py.check_signals()?;
+    }
     let mut correct = Vec::with_capacity(n);
     let mut reason = Vec::with_capacity(n);
     let mut path = Vec::with_capacity(n);
@@ -168,6 +179,9 @@ fn check_batch<'py>(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // numpy's C API is loaded on first use, by running Python code; loaded here, a Ctrl-C pending at
+    // the end of a batch cannot interrupt that import (which the numpy crate turns into a panic).
+    PyArray1::<u8>::zeros(m.py(), 0, false);
     m.add_class::<TextColumn>()?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
     Ok(())

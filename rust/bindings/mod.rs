@@ -15,6 +15,7 @@ mod convert;
 mod equiv;
 mod error;
 mod latex;
+mod records;
 mod stats;
 mod verdict;
 
@@ -38,5 +39,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     equiv::register(m)?;
     latex::register(m)?;
     stats::register(m)?;
+    records::register(m)?;
     Ok(())
 }

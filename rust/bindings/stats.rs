@@ -1,9 +1,12 @@
 //! Bindings for `crate::stats` (protocol D): convert, copy, detach, call the core, map errors.
 
-use numpy::{AllowTypeChange, IntoPyArray, PyArrayLike1, PyArrayLike2};
-use pyo3::exceptions::PyTypeError;
+use numpy::{
+    get_array_module, AllowTypeChange, IntoPyArray, PyArrayDescrMethods, PyArrayLike1,
+    PyArrayLike2, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyString, PyTuple};
 
 use super::convert::vocabulary;
 use super::error::to_pyerr;
@@ -168,8 +171,9 @@ fn siegel_tukey_batch<'py>(
             "siegel_tukey_batch: x has {rows} rows but y has {rows_y}"
         ))));
     }
+    let pool = crate::batch::pool(None).map_err(to_pyerr)?;
     let out = py
-        .detach(|| stats::siegel_tukey_batch(&xs, &ys, rows, wx, wy, opts))
+        .detach(|| pool.install(|| stats::siegel_tukey_batch(&xs, &ys, rows, wx, wy, opts)))
         .map_err(to_pyerr)?;
     let items = [
         out.statistic.into_pyarray(py).into_any(),
@@ -180,15 +184,60 @@ fn siegel_tukey_batch<'py>(
     PyTuple::new(py, items)
 }
 
+/// Integer label codes. Float input is accepted only when every value is a whole number: a NaN is
+/// a missing label (a `DomainError` naming it), never cast to some integer.
+fn label_codes(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<i64>> {
+    // Look at the element type before any cast (numpy casts a list of floats to int silently).
+    let array = if obj.cast::<PyUntypedArray>().is_ok()
+        || obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+    {
+        obj.clone()
+    } else {
+        match get_array_module(obj.py())?
+            .getattr("asarray")?
+            .call1((obj,))
+        {
+            Ok(a) => a,
+            Err(_) => obj.clone(), // `numeric` below names the argument in its TypeError
+        }
+    };
+    let is_float = array
+        .cast::<PyUntypedArray>()
+        .is_ok_and(|a| a.dtype().kind() == b'f');
+    if !is_float {
+        let a: PyArrayLike1<'_, i64, AllowTypeChange> = numeric(&array, name, 1)?;
+        return Ok(a.as_array().to_vec());
+    }
+    let a: PyArrayLike1<'_, f64, AllowTypeChange> = numeric(&array, name, 1)?;
+    a.as_array()
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            // i64::MAX as f64 rounds up to 2^63, so the upper bound is exclusive.
+            if v.fract() == 0.0 && v >= i64::MIN as f64 && v < i64::MAX as f64 {
+                Ok(v as i64)
+            } else if v.is_nan() {
+                Err(to_pyerr(crate::Error::Domain(format!(
+                    "cohen_kappa: {name}[{i}] is NaN, a missing label; drop the pair or label it"
+                ))))
+            } else {
+                Err(to_pyerr(crate::Error::InvalidValue(format!(
+                    "cohen_kappa: {name}[{i}] = {v} is not an integer label code"
+                ))))
+            }
+        })
+        .collect()
+}
+
 /// Cohen's kappa of two integer label arrays (see :func:`matheval_fast.stats.cohen_kappa`).
+///
+/// Float arrays are accepted when every value is a whole number; a NaN (a missing label) raises
+/// ``DomainError``, another fraction ``ValueError``.
 #[pyfunction]
 #[pyo3(signature = (a, b, /))]
-fn cohen_kappa(
-    py: Python<'_>,
-    a: PyArrayLike1<'_, i64, AllowTypeChange>,
-    b: PyArrayLike1<'_, i64, AllowTypeChange>,
-) -> PyResult<f64> {
-    let (a, b) = (a.as_array().to_vec(), b.as_array().to_vec());
+fn cohen_kappa(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let (a, b) = (label_codes(a, "a")?, label_codes(b, "b")?);
     py.detach(|| stats::cohen_kappa(&a, &b)).map_err(to_pyerr)
 }
 
@@ -223,12 +272,47 @@ fn confusion_metrics(
     ))
 }
 
+/// A count: a non-negative integer up to 2^64 - 1. Negative or larger ints are a `ValueError` saying
+/// so (not the `OverflowError` of the integer conversion); bools, floats and others a `TypeError`.
+fn count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got bool"
+        )));
+    }
+    match obj.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            let what = if obj.lt(0)? {
+                "must not be negative"
+            } else {
+                "is too large (at most 2**64 - 1)"
+            };
+            Err(to_pyerr(crate::Error::InvalidValue(format!(
+                "{name} {what}, got {obj}"
+            ))))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
 /// Wilson score interval ``(low, high)`` for ``successes`` out of ``n`` at two-sided
-/// ``confidence``. Raises ``DomainError`` for ``n == 0`` and ``ValueError`` for
-/// ``successes > n`` or a confidence outside (0, 1).
+/// ``confidence``.
+///
+/// Raises ``DomainError`` for ``n == 0``, ``ValueError`` for a negative count, a count above
+/// ``2**64 - 1``, ``successes > n`` or a confidence outside (0, 1), and ``TypeError`` for a
+/// count that is not an int.
 #[pyfunction]
 #[pyo3(signature = (successes, n, /, *, confidence = 0.95))]
-fn wilson_interval(successes: u64, n: u64, confidence: f64) -> PyResult<(f64, f64)> {
+fn wilson_interval(
+    successes: &Bound<'_, PyAny>,
+    n: &Bound<'_, PyAny>,
+    confidence: f64,
+) -> PyResult<(f64, f64)> {
+    let (successes, n) = (count(successes, "successes")?, count(n, "n")?);
     stats::wilson_interval(successes, n, confidence).map_err(to_pyerr)
 }
 

@@ -13,7 +13,7 @@ Two things differ from the seed on purpose, because the seed runs model text as 
 
 - ``cast_to_number`` evaluates fraction strings with :func:`safe_eval_number` (numbers and arithmetic only,
   evaluated with Python numbers, so the result type is what ``eval`` gives) instead of ``eval``;
-- ``parse_expr`` is emulated without ``eval`` in :mod:`matheval_fast._xwin_sympy`.
+- ``parse_expr`` is emulated without ``eval`` in :mod:`matheval_fast._sympy.xwin`.
 
 Nothing here catches ``BaseException`` (the seed's bare ``except`` would also swallow ``KeyboardInterrupt``).
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pyparsing as pp
-from matheval_fast._xwin_sympy import xwin_symbolic_equal
+from matheval_fast._sympy.xwin import xwin_symbolic_equal
 
 __all__ = [
     "SEED_SPLIT",

@@ -1,4 +1,5 @@
-"""Histograms as PNG: matplotlib when installed, else a built-in raster written with zlib only.
+"""Plots as PNG (histograms, heat maps): matplotlib when installed, else a built-in raster written with zlib
+only.
 
 The raster has no text (no font renderer without an imaging library); its colours follow the
 series order, and a red vertical line marks the threshold.
@@ -15,7 +16,7 @@ import numpy as np
 
 from matheval_fast._report.files import atomic_path
 
-__all__ = ["histogram_raster", "write_histogram", "write_png"]
+__all__ = ["heatmap_raster", "histogram_raster", "write_heatmap", "write_histogram", "write_png"]
 
 _COLOURS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (148, 103, 189)]
 
@@ -95,6 +96,74 @@ def write_histogram(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend()
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png")
+    plt.close(fig)
+    return "matplotlib"
+
+
+def heatmap_raster(matrix: np.ndarray, *, cell: int = 48, vmax: float | None = None) -> np.ndarray:
+    """A square matrix as coloured cells (white = 0, red = ``vmax``; NaN grey) with grid lines.
+
+    No text (there is no font renderer without an imaging library): row and column ``i`` are the
+    ``i``-th label, in the order given to :func:`write_heatmap`.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    n = m.shape[0]
+    top = vmax if vmax is not None else (np.nanmax(m) if np.isfinite(m).any() else 1.0)
+    top = top or 1.0
+    margin = 8
+    size = margin * 2 + n * cell
+    img = np.full((size, size, 3), 255, np.uint8)
+    for i in range(n):
+        for j in range(n):
+            v = m[i, j]
+            y0, x0 = margin + i * cell, margin + j * cell
+            if not np.isfinite(v):
+                colour = (200, 200, 200)
+            else:
+                t = float(np.clip(v / top, 0.0, 1.0))
+                colour = (255, round(255 * (1 - t)), round(255 * (1 - t)))
+            img[y0 : y0 + cell, x0 : x0 + cell] = colour
+    for k in range(n + 1):  # grid
+        img[margin + k * cell - (1 if k == n else 0), margin : margin + n * cell] = 0
+        img[margin : margin + n * cell, margin + k * cell - (1 if k == n else 0)] = 0
+    return img
+
+
+def write_heatmap(
+    path: str | Path,
+    matrix: np.ndarray,
+    labels: list[str],
+    *,
+    title: str = "",
+    value_format: str = "{:.1%}",
+    vmax: float | None = None,
+) -> str:
+    """A labelled heat map of a square matrix as PNG (matplotlib when installed, else the built-in
+    raster of :func:`heatmap_raster`, without text); returns the renderer used."""
+    m = np.asarray(matrix, dtype=np.float64)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        write_png(path, heatmap_raster(m, vmax=vmax))
+        return "raster"
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(2.0 + 0.9 * n, 1.5 + 0.8 * n), dpi=100)
+    im = ax.imshow(np.ma.masked_invalid(m), cmap="Reds", vmin=0, vmax=vmax)
+    ax.set_xticks(range(n), labels, rotation=40, ha="right")
+    ax.set_yticks(range(n), labels)
+    for i in range(n):
+        for j in range(n):
+            if np.isfinite(m[i, j]):
+                ax.text(j, i, value_format.format(m[i, j]), ha="center", va="center", fontsize=8)
+    if title:
+        ax.set_title(title)
+    fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png")

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 #: sub-command name -> module under ``matheval_fast.cli``. Keep in the order ``--help`` shows.
 SUBCOMMANDS: dict[str, str] = {
     "score": "matheval_fast.cli.score",
+    "rescore": "matheval_fast.cli.rescore",
+    "compare": "matheval_fast.cli.compare",
     "consistency": "matheval_fast.cli.consistency",
+    "judge": "matheval_fast.cli.judge",
 }
 
 
@@ -44,5 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except (ValueError, OSError) as exc:  # misuse and unreadable files: one clear line, exit 2
+        # (LogFormatError and MalformedRecordError are ValueErrors; FileNotFoundError an OSError.)
         print(f"matheval-fast {args.command}: error: {exc}", file=sys.stderr)
         return 2

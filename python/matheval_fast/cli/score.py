@@ -11,9 +11,18 @@ import sys
 from pathlib import Path
 
 from matheval_fast._report.files import atomic_write, write_json
+from matheval_fast._sympy.pool import check_timeout
 from matheval_fast.score import format_table, read_records, score_records
 
 HELP = "score responses against reference answers (protocol A)"
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: a finite positive number of seconds (``nan``, ``inf`` and ``0`` are refused)."""
+    try:
+        return check_timeout(float(text))
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--subtype-field", default="subtype")
     p.add_argument("--level-field", default="level")
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds per SymPy fallback comparison")
+    p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")
 
 

@@ -11,7 +11,8 @@ import math
 import re
 
 import sympy
-from sympy.parsing.latex import parse_latex
+
+from matheval_fast._sympy.latex import LatexParserUnavailable, parse_latex
 
 _FUNCS = {
     "sqrt": sympy.sqrt,
@@ -100,6 +101,8 @@ def sympy_equal(pred: str, gold: str) -> bool | None:
     """True/False when SymPy decides, None when it cannot parse or compare."""
     try:
         a, b = parse(pred), parse(gold)
+    except LatexParserUnavailable:
+        raise  # not "cannot parse": the environment is broken, and the item must say so
     except Exception:
         return None
     if isinstance(a, sympy.Equality) and isinstance(b, sympy.Equality):

@@ -1,0 +1,111 @@
+"""``matheval-fast rescore``: rescore evaluation logs and set our verdicts beside the framework's.
+
+A thin shell over :func:`matheval_fast.rescore.rescore` (see there for the outputs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HELP = (
+    "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
+)
+
+
+def add_logs_arguments(p: argparse.ArgumentParser) -> None:
+    """The reading options ``rescore`` and ``compare`` share."""
+    from matheval_fast.io.logs import FORMATS
+
+    p.add_argument(
+        "logs",
+        nargs="+",
+        type=Path,
+        help="log files, or folders searched for samples_*.jsonl, details_*.parquet, results/*/*.json, "
+        "test_*.jsonl",
+    )
+    p.add_argument("--out", type=Path, required=True, help="output folder")
+    p.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default=None,
+        help="force the log format (default: from the content)",
+    )
+    p.add_argument(
+        "--samples",
+        choices=["first", "all"],
+        default="first",
+        help="score each record's first sample (default) or every sample",
+    )
+    p.add_argument("--metric", default=None, help="the framework metric to compare with (default: its first)")
+    p.add_argument("--response-field", default=None, help="dotted path of the response (e.g. resps.0)")
+    p.add_argument("--gold-field", default=None, help="dotted path of the gold (e.g. doc.answer)")
+    p.add_argument(
+        "--id-field",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="dotted path copied to every output (repeatable), e.g. doc.unique_id",
+    )
+    p.add_argument("--task", default=None, help="task name (default: from the file name)")
+    p.add_argument("--model", default=None, help="model name (default: from the folders)")
+    p.add_argument("--strict", action="store_true", help="stop at the first malformed record")
+    p.add_argument("--config", type=Path, default=None, help="seed-format config: per-task checker policies")
+    p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds per SymPy fallback comparison")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_logs_arguments(p)
+    p.add_argument(
+        "--agg",
+        choices=["mean", "any", "majority"],
+        default="mean",
+        help="with --samples all: a record's score is the mean (pass@1), any (pass@k) or the majority "
+        "answer's",
+    )
+    p.add_argument(
+        "--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts"
+    )
+    p.add_argument("--items-format", choices=["parquet", "jsonl"], default="parquet", help="per-item output")
+    p.add_argument(
+        "--keep-response", action="store_true", help="include the response text in the per-item output"
+    )
+    p.add_argument("--no-copy", action="store_true", help="do not write the rescored copy of each log")
+    p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
+    p.add_argument("--quiet", action="store_true", help="no table on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from matheval_fast.rescore import RescoreOptions, rescore, summary_markdown
+
+    opts = RescoreOptions(
+        compat=args.compat,
+        format=args.format,
+        samples=args.samples,
+        agg=args.agg,
+        metric=args.metric,
+        response_field=args.response_field,
+        gold_field=args.gold_field,
+        id_fields=tuple(args.id_field),
+        task=args.task,
+        model=args.model,
+        strict=args.strict,
+        config=args.config,
+        copy=not args.no_copy,
+        items_format=args.items_format,
+        keep_response=args.keep_response,
+        threads=args.threads,
+        timeout=args.timeout,
+        examples=args.examples,
+        progress=sys.stderr.isatty(),
+    )
+    report = rescore(args.logs, args.out, opts)
+    summary = report.summary()
+    if not args.quiet:
+        print(summary_markdown(summary).split("\n## ")[0].rstrip())
+        bad = sum(f["malformed"] for f in summary["files"])
+        print(f"\n{report.rows:,} rows in {report.seconds:.2f} s; malformed records: {bad}")
+        print(f"summary: {summary['outputs']['markdown']} (and summary.json), items: {args.out / 'items'}")
+    return 0

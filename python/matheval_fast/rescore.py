@@ -1,0 +1,798 @@
+"""Rescoring existing evaluation logs: our verdict next to the framework's, item by item.
+
+:func:`rescore` reads logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, the seed; see
+:mod:`matheval_fast.io.logs`), scores every batch with the Arrow kernel
+(:func:`matheval_fast.arrow.score_batch`), and writes into ``out_dir``:
+
+- ``summary.json`` / ``summary.md``: per file, task and filter, the framework's score next to ours,
+  how many items disagree, grouped by our reason and by kind (``extraction``: the two graders
+  took different answers from the response; ``equivalence``: same answer, different verdict;
+  ``gold``: we could not read the gold; ``unknown``: the log does not say what the framework
+  extracted), with a few examples of each; malformed records with file and line/row;
+- ``items/<log>.parquet`` (or ``.jsonl``): one row per scored sample with the log's ids and ours;
+- ``rescored/<log>``: the log in its own format with our verdict added to every record
+  (``matheval_fast``, ``matheval_fast_reason``, ``matheval_fast_extracted``);
+- ``rejected.jsonl``: every malformed record (file, position, message).
+
+Every file is written under a temporary name and renamed when complete: an interrupted run
+leaves no output that looks finished. Files that are missing, unreadable or of an unknown format
+stop the run before any work starts.
+
+Per-record views when every sample is read (``samples="all"``): ``agg="mean"`` (pass@1 estimate:
+the fraction of correct samples), ``"any"`` (pass@k) or ``"majority"`` (the most frequent of our
+extracted answers decides). The framework's per-record score is the mean of its per-sample scores
+where it keeps them (Qwen), else its record score.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matheval_fast import _core
+from matheval_fast._report.files import atomic_path, write_json
+from matheval_fast._report.progress import progress_bar
+from matheval_fast._report.tables import markdown_table
+from matheval_fast.answer import load_config
+from matheval_fast.arrow import score_batch
+from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
+from matheval_fast.io.logs.base import METRIC_PREFIX
+
+__all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
+
+Agg = Literal["mean", "any", "majority"]
+KINDS = ("extraction", "equivalence", "gold", "unknown")
+
+
+@dataclass(frozen=True)
+class RescoreOptions:
+    """How to rescore. ``compat``: ``fixed`` or ``xwin``. ``samples`` / ``agg``: see the module
+    docstring. ``config``: a seed-format config whose per-type policies apply to tasks of that
+    name (the seed's own config is used for seed-format logs). ``copy``: write the rescored copy.
+    ``items_format``: ``parquet`` or ``jsonl``; ``keep_response`` adds the response text to it.
+    ``examples``: how many examples per reason and per kind the summary keeps."""
+
+    compat: Literal["fixed", "xwin"] = "fixed"
+    format: str | None = None
+    samples: Literal["first", "all"] = "first"
+    agg: Agg = "mean"
+    metric: str | None = None
+    response_field: str | None = None
+    gold_field: str | None = None
+    id_fields: tuple[str, ...] = ()
+    task: str | None = None
+    model: str | None = None
+    strict: bool = False
+    config: str | os.PathLike[str] | None = None
+    copy: bool = True
+    items_format: Literal["parquet", "jsonl"] = "parquet"
+    keep_response: bool = False
+    threads: int | None = None
+    timeout: float = 5.0
+    examples: int = 3
+    progress: bool = False
+    chunk_bytes: int = 32 << 20
+    batch_rows: int = 65_536
+
+    def read_options(self) -> ReadOptions:
+        return ReadOptions(
+            samples=self.samples,
+            response_field=self.response_field,
+            gold_field=self.gold_field,
+            id_fields=tuple(self.id_fields),
+            metric=self.metric,
+            task=self.task,
+            model=self.model,
+            strict=self.strict,
+            chunk_bytes=self.chunk_bytes,
+            batch_rows=self.batch_rows,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring one batch
+
+
+def score_log_batch(
+    batch: pa.RecordBatch,
+    *,
+    compat: str = "fixed",
+    policies: Any = None,
+    threads: int | None = None,
+    timeout: float | None = None,
+) -> pa.RecordBatch:
+    """Append ``correct``, ``reason``, ``extracted``, ``path`` to a normalised log batch.
+
+    ``policies``: None (``kind="auto"`` for every row) or an :class:`~matheval_fast.answer.EvalConfig`
+    whose per-type policy applies by the row's ``task`` (the seed's types).
+    """
+    if policies is None or batch.num_rows == 0:
+        return score_batch(
+            batch, response="response", gold="gold", compat=compat, threads=threads, timeout=timeout
+        )  # type: ignore[arg-type,return-value]
+    tasks = batch.column(batch.schema.get_field_index("task")).to_pylist()
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for i, t in enumerate(tasks):
+        groups[policies.for_type(t)].append(i)
+    parts = []
+    order = []
+    for (kind, extract_policy, eval_policy), idx in groups.items():
+        sub = batch.take(pa.array(idx))
+        parts.append(
+            score_batch(
+                sub,
+                response="response",
+                gold="gold",
+                kind=kind,
+                compat=compat,  # type: ignore[arg-type]
+                config=policies,
+                extract_policy=extract_policy,
+                eval_policy=eval_policy,
+                threads=threads,
+                timeout=timeout,
+            )
+        )
+        order.extend(idx)
+    table = pa.Table.from_batches(parts)  # type: ignore[arg-type]
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[np.asarray(order)] = np.arange(len(order))
+    return table.take(pa.array(inverse)).combine_chunks().to_batches()[0]
+
+
+def _reduce_alternatives(b: pa.RecordBatch) -> pa.RecordBatch:
+    """Rows that differ only in ``gold_alt`` become one: correct if any alternative is."""
+    alt = b.column(b.schema.get_field_index("gold_alt")).to_numpy()
+    if len(alt) == 0 or not alt.any():
+        return b
+    starts = np.flatnonzero(alt == 0)
+    correct = np.asarray(
+        b.column(b.schema.get_field_index("correct")).to_numpy(zero_copy_only=False), dtype=bool
+    )
+    any_ok = np.logical_or.reduceat(correct, starts)
+    ends = np.append(starts[1:], len(alt))
+    pick = starts.copy()
+    for g in np.flatnonzero(any_ok):
+        seg = correct[starts[g] : ends[g]]
+        pick[g] = starts[g] + int(np.argmax(seg))
+    return b.take(pa.array(pick))
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-record views and disagreements
+
+
+@dataclass
+class RecordView:
+    """Per-record values of one batch (records in batch order)."""
+
+    first_row: np.ndarray  # index of each record's first row
+    rep_row: np.ndarray  # the row that stands for the record (examples, kind, copy)
+    ours: np.ndarray  # our record score
+    fw: np.ndarray  # the framework's record score (NaN = none)
+    disagree: np.ndarray
+    kind: list[str | None]
+
+
+def _record_view(b: pa.RecordBatch, agg: Agg) -> RecordView:
+    col = b.schema.get_field_index
+    sample = b.column(col("sample")).to_numpy()
+    n = len(sample)
+    starts = np.flatnonzero(sample == 0) if n else np.zeros(0, dtype=np.int64)
+    ends = np.append(starts[1:], n)
+    correct = np.asarray(b.column(col("correct")).to_numpy(zero_copy_only=False), dtype=np.float64)
+    fw_rows = b.column(col("fw_score")).to_numpy(zero_copy_only=False).astype(np.float64)
+    counts = ends - starts
+    if n == 0:
+        empty = np.zeros(0)
+        return RecordView(starts, starts, empty, empty, empty.astype(bool), [])
+    if (counts == 1).all():
+        ours = correct[starts]
+        fw = fw_rows[starts]
+        rep = starts.copy()
+    else:
+        sums = np.add.reduceat(correct, starts)
+        fw_valid = ~np.isnan(fw_rows)
+        fw_sums = np.add.reduceat(np.where(fw_valid, fw_rows, 0.0), starts)
+        fw_counts = np.add.reduceat(fw_valid.astype(np.int64), starts)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fw = np.where(fw_counts > 0, fw_sums / np.maximum(fw_counts, 1), np.nan)
+        rep = starts.copy()
+        if agg == "mean":
+            ours = sums / counts
+        elif agg == "any":
+            ours = (sums > 0).astype(np.float64)
+            for g in np.flatnonzero(sums > 0):
+                rep[g] = starts[g] + int(np.argmax(correct[starts[g] : ends[g]]))
+        else:
+            extracted = b.column(col("extracted")).to_pylist()
+            ours = np.empty(len(starts))
+            for g, (a, e) in enumerate(zip(starts, ends, strict=True)):
+                votes = Counter(x.strip() for x in extracted[a:e] if x is not None and x.strip())
+                if votes:
+                    top = votes.most_common(1)[0][0]
+                    k = next(
+                        i for i in range(a, e) if extracted[i] is not None and extracted[i].strip() == top
+                    )
+                else:
+                    k = a
+                rep[g] = k
+                ours[g] = correct[k]
+    both = ~np.isnan(fw) & ~np.isnan(ours)
+    disagree = both & (np.abs(fw - ours) > 1e-9)
+    kind: list[str | None] = [None] * len(starts)
+    if disagree.any():
+        groups = np.flatnonzero(disagree)
+        take = pa.array(rep[groups])
+        found = _kinds(
+            b.column(col("reason")).take(take),
+            b.column(col("extracted")).take(take),
+            b.column(col("fw_extracted")).take(take),
+        )
+        for g, k in zip(groups, found, strict=True):
+            kind[g] = k
+    return RecordView(starts, rep, ours, fw, disagree, kind)
+
+
+def _np(mask: pa.Array) -> np.ndarray:
+    return np.asarray(pc.fill_null(mask, False).to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _kinds(reason: pa.Array, ours: pa.Array, theirs: pa.Array) -> list[str]:
+    """Why two graders disagree on each response: ``extraction`` (different answers taken from
+    it), ``equivalence`` (the same answer, judged differently), ``gold`` (we could not read the
+    gold) or ``unknown`` (the log does not say what the framework extracted)."""
+    theirs = theirs.cast(pa.large_string())
+    ours = ours.cast(pa.large_string())
+    gold = _np(pc.equal(reason, "gold_unparseable"))
+    th_none = ~_np(pc.is_valid(theirs))
+    found_nothing = _np(pc.is_in(reason, pa.array(["no_answer", "pred_unparseable"])))
+    ours_t, theirs_t = pc.utf8_trim_whitespace(ours), pc.utf8_trim_whitespace(theirs)
+    extraction = ~_np(pc.is_valid(ours)) | _np(pc.equal(theirs_t, ""))
+    same = _np(pc.equal(ours_t, theirs_t))
+    out = np.full(len(reason), "extraction", dtype=object)
+    out[same] = "equivalence"
+    pending = ~(gold | th_none | extraction | same)
+    if pending.any():
+        # The same answer written differently ("18" / "18.0" / "$18") is the same extraction: ask
+        # the core (in parallel, no SymPy: what only SymPy could settle counts as different).
+        idx = pa.array(np.flatnonzero(pending))
+        correct, *_ = _core.check_batch(
+            theirs.take(idx).to_pylist(), ours.take(idx).to_pylist(), compat="fixed", extract_policy="flex"
+        )
+        out[np.flatnonzero(pending)] = np.where(np.asarray(correct, dtype=bool), "equivalence", "extraction")
+    out[extraction & ~gold] = "extraction"
+    out[th_none] = np.where(found_nothing[th_none], "extraction", "unknown")
+    out[gold] = "gold"
+    return list(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics per (file, task, filter)
+
+
+def _tail(text: str | None, n: int = 400) -> str | None:
+    if text is None or len(text) <= n:
+        return text
+    return "…" + text[-n:]
+
+
+@dataclass
+class GroupStats:
+    file: str
+    format: str
+    model: str | None
+    task: str | None
+    filter: str | None
+    metric: str | None
+    records: int = 0
+    rows: int = 0
+    ours_sum: float = 0.0
+    ours_n: int = 0
+    fw_sum: float = 0.0
+    fw_n: int = 0
+    disagree: int = 0
+    ours_only: int = 0  # we say correct (higher), the framework not
+    fw_only: int = 0
+    by_reason: Counter = field(default_factory=Counter)
+    by_kind: Counter = field(default_factory=Counter)
+    examples_reason: dict[str, list] = field(default_factory=lambda: defaultdict(list))
+    examples_kind: dict[str, list] = field(default_factory=lambda: defaultdict(list))
+    reasons: Counter = field(default_factory=Counter)  # over all scored rows
+    paths: Counter = field(default_factory=Counter)
+
+    def to_dict(self) -> dict[str, Any]:
+        ours = self.ours_sum / self.ours_n if self.ours_n else math.nan
+        fw = self.fw_sum / self.fw_n if self.fw_n else math.nan
+        return {
+            "file": self.file,
+            "format": self.format,
+            "model": self.model,
+            "task": self.task,
+            "filter": self.filter,
+            "framework_metric": self.metric,
+            "records": self.records,
+            "rows": self.rows,
+            "framework_accuracy": fw,
+            "framework_scored": self.fw_n,
+            "ours_accuracy": ours,
+            "difference": ours - fw if self.fw_n else math.nan,
+            "disagreements": self.disagree,
+            "ours_correct_framework_not": self.ours_only,
+            "framework_correct_ours_not": self.fw_only,
+            "disagreements_by_reason": dict(self.by_reason.most_common()),
+            "disagreements_by_kind": {k: self.by_kind.get(k, 0) for k in KINDS},
+            "examples_by_reason": dict(self.examples_reason),
+            "examples_by_kind": dict(self.examples_kind),
+            "verdicts": dict(self.reasons.most_common()),
+            "paths": dict(self.paths.most_common()),
+        }
+
+
+@dataclass
+class RescoreReport:
+    """What :func:`rescore` found and wrote."""
+
+    groups: list[dict[str, Any]]
+    files: list[dict[str, Any]]
+    outputs: dict[str, Any]
+    rows: int
+    seconds: float
+    options: dict[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        from matheval_fast import __version__
+
+        return {
+            "matheval_fast": __version__,
+            "options": self.options,
+            "rows": self.rows,
+            "seconds": self.seconds,
+            "rows_per_second": self.rows / self.seconds if self.seconds > 0 else None,
+            "files": self.files,
+            "groups": self.groups,
+            "outputs": self.outputs,
+        }
+
+    def markdown(self) -> str:
+        return summary_markdown(self.summary())
+
+
+def _pct(x: float) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
+
+
+def summary_markdown(s: dict[str, Any]) -> str:
+    """The summary as Markdown: one table of every task, then disagreements and examples."""
+    opts = s["options"]
+    head = ["model", "task", "filter", "items", "framework metric", "framework %", "ours %", "Δ"]
+    head += ["disagree", "ours ✓ fw ✗", "ours ✗ fw ✓", *KINDS]
+    rows = []
+    for g in s["groups"]:
+        k = g["disagreements_by_kind"]
+        rows.append(
+            [
+                _esc(g["model"] or ""),
+                _esc(g["task"] or ""),
+                _esc(g["filter"] or ""),
+                g["records"],
+                g["framework_metric"] or "",
+                _pct(g["framework_accuracy"]),
+                _pct(g["ours_accuracy"]),
+                _pct(g["difference"]),
+                g["disagreements"],
+                g["ours_correct_framework_not"],
+                g["framework_correct_ours_not"],
+                *[k[x] for x in KINDS],
+            ]
+        )
+    out = [
+        f"# Rescored with matheval_fast {s['matheval_fast']} "
+        f"(compat={opts['compat']}, samples={opts['samples']}"
+        + (f", agg={opts['agg']}" if opts["samples"] == "all" else "")
+        + ")",
+        "",
+        markdown_table(head, rows, align="lllrlrrrrrr" + "r" * len(KINDS)),
+        "",
+    ]
+    bad = [f for f in s["files"] if f["malformed"]]
+    if bad:
+        out += ["## Malformed records", ""]
+        for f in bad:
+            out.append(f"- `{f['file']}`: {f['malformed']} malformed (first: {f['malformed_examples'][0]})")
+        out.append("")
+    for g in s["groups"]:
+        if not g["disagreements"]:
+            continue
+        title = _esc(" / ".join(x for x in (g["model"], g["task"], g["filter"]) if x))
+        out += [f"## {title}: {g['disagreements']} disagreements", ""]
+        out.append("By our reason: " + ", ".join(f"{k} {v}" for k, v in g["disagreements_by_reason"].items()))
+        out.append("By kind: " + ", ".join(f"{k} {v}" for k, v in g["disagreements_by_kind"].items() if v))
+        out.append("")
+        for kind, exs in g["examples_by_kind"].items():
+            out.append(f"### {kind}")
+            out.append("")
+            ex_rows = [
+                [
+                    e["id"],
+                    e["position"],
+                    _cell(e["gold"]),
+                    _cell(e["extracted"]),
+                    e["reason"],
+                    _cell(e["framework_extracted"]),
+                    e["framework_score"],
+                    e["ours"],
+                ]
+                for e in exs
+            ]
+            out.append(
+                markdown_table(
+                    ["id", "line/row", "gold", "ours extracted", "our reason", "fw extracted", "fw", "ours"],
+                    ex_rows,
+                    align="llllllrr",
+                )
+            )
+            out.append("")
+    return "\n".join(out)
+
+
+def _esc(t: str) -> str:
+    return t.replace("|", "\\|")
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return "—"
+    t = str(v).replace("|", "\\|").replace("\n", " ")
+    return f"`{t[:80]}`" if t else "``"
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+
+class _Names:
+    """Unique output names for input files that share a name."""
+
+    def __init__(self) -> None:
+        self.seen: Counter = Counter()
+
+    def __call__(self, name: str) -> str:
+        self.seen[name] += 1
+        if self.seen[name] == 1:
+            return name
+        cut = name.rfind(".")
+        stem, ext = (name[:cut], name[cut:]) if cut > 0 else (name, "")
+        return f"{stem}.{self.seen[name]}{ext}"
+
+
+def _item_columns(b: pa.RecordBatch, view: RecordView, keep_response: bool) -> pa.RecordBatch:
+    """The per-item output rows: ids, ours, the framework's, and the record view broadcast."""
+    n = b.num_rows
+    rec_of_row = np.repeat(np.arange(len(view.first_row)), np.diff(np.append(view.first_row, n)))
+    drop = {"response"} if not keep_response else set()
+    names = [c for c in b.schema.names if c not in drop]
+    arrays = [b.column(b.schema.get_field_index(c)) for c in names]
+    kinds = np.array(view.kind, dtype=object)[rec_of_row] if len(view.kind) else np.array([], dtype=object)
+    extra = {
+        "item_score": pa.array(view.ours[rec_of_row], pa.float64()),
+        "framework_item_score": pa.array(view.fw[rec_of_row], pa.float64(), from_pandas=True),
+        "disagree": pa.array(view.disagree[rec_of_row], pa.bool_()),
+        "kind": pa.array(list(kinds), pa.string()),
+    }
+    return pa.RecordBatch.from_arrays([*arrays, *extra.values()], names=[*names, *extra])
+
+
+class _ItemsWriter:
+    def __init__(self, path: Path, fmt: str) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.writer: Any = None
+        self.schema: pa.Schema | None = None
+        self.fh: Any = None
+
+    def write(self, b: pa.RecordBatch) -> None:
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            if self.writer is None:
+                self.schema = b.schema
+                # Dictionary pages only where values repeat (ids and texts would fall back anyway).
+                low = [
+                    c for c in ("task", "filter", "model", "reason", "path", "kind") if c in b.schema.names
+                ]
+                self.writer = pq.ParquetWriter(self.path, b.schema, use_dictionary=low)
+            elif b.schema != self.schema:
+                b = pa.Table.from_batches([b]).cast(self.schema).to_batches()[0]
+            self.writer.write_batch(b)
+        else:
+            if self.fh is None:
+                self.fh = open(self.path, "w", encoding="utf-8")
+            for row in b.to_pylist():
+                self.fh.write(json.dumps(_json_row(row), ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        elif self.fmt == "parquet" and self.schema is None:
+            import pyarrow.parquet as pq
+
+            pq.write_table(pa.table({}), self.path)  # an empty log still gets its (empty) file
+        if self.fh is not None:
+            self.fh.close()
+        elif self.fmt == "jsonl" and self.writer is None and self.fh is None:
+            self.path.write_text("", encoding="utf-8")
+
+
+def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+
+
+def rescore(
+    paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    options: RescoreOptions | None = None,
+    **kwargs: Any,
+) -> RescoreReport:
+    """Rescore logs into ``out_dir`` (see the module docstring); keyword arguments set
+    :class:`RescoreOptions` fields. Returns the report (also written as summary.json/.md)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    o = options or RescoreOptions()
+    if kwargs:
+        o = RescoreOptions(**{**o.__dict__, **kwargs})
+    if o.samples not in ("first", "all"):
+        raise ValueError(f"samples must be 'first' or 'all', got {o.samples!r}")
+    if o.agg not in ("mean", "any", "majority"):
+        raise ValueError(f"agg must be 'mean', 'any' or 'majority', got {o.agg!r}")
+    if o.items_format not in ("parquet", "jsonl"):
+        raise ValueError(f"items_format must be 'parquet' or 'jsonl', got {o.items_format!r}")
+    if not paths:
+        raise ValueError("no log files given")
+    # Everything that can fail on the inputs fails here, before any output exists.
+    readers: list[LogReader] = [open_log(p, o.format, o.read_options()) for p in expand_paths(list(paths))]
+    user_config = load_config(o.config) if o.config is not None else None
+    seed_config = load_config(None)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    item_names, copy_names = _Names(), _Names()
+    t0 = time.perf_counter()
+    groups: dict[tuple, GroupStats] = {}
+    file_infos: list[dict[str, Any]] = []
+    outputs: dict[str, Any] = {"items": [], "rescored": []}
+    total_rows = 0
+    rejected = []
+    with contextlib.ExitStack() as stack:
+        for reader in readers:
+            name = item_names(reader.path.name)
+            item_path = out / "items" / (f"{name}.{o.items_format}")
+            items_tmp = stack.enter_context(atomic_path(item_path))
+            items = _ItemsWriter(items_tmp, o.items_format)
+            copy = None
+            copy_target = None
+            if o.copy:
+                copy_target = out / "rescored" / copy_names(reader.copy_name())
+                copy_tmp = stack.enter_context(atomic_path(copy_target))
+                copy = reader.copy_writer(copy_tmp)
+            policies = (
+                user_config if user_config is not None else (seed_config if reader.format == "seed" else None)
+            )
+            rows_in_file = 0
+            bar = progress_bar(None, enabled=o.progress, desc=reader.path.name, unit="row")
+            try:
+                for lb in reader.batches():
+                    b = score_log_batch(
+                        lb.batch, compat=o.compat, policies=policies, threads=o.threads, timeout=o.timeout
+                    )
+                    b = _reduce_alternatives(b)
+                    view = _record_view(b, o.agg)
+                    _accumulate(groups, reader, b, view, o)
+                    items.write(_item_columns(b, view, o.keep_response))
+                    if copy is not None:
+                        reasons = (
+                            b.column(b.schema.get_field_index("reason"))
+                            .take(pa.array(view.rep_row))
+                            .to_pylist()
+                        )
+                        extracted = (
+                            b.column(b.schema.get_field_index("extracted"))
+                            .take(pa.array(view.rep_row))
+                            .to_pylist()
+                        )
+                        records = b.column(b.schema.get_field_index("record")).to_numpy()[view.first_row]
+                        copy.write(lb.context, records, view.ours, reasons, extracted)
+                    rows_in_file += b.num_rows
+                    bar.update(b.num_rows)
+            finally:
+                bar.close()
+            items.close()
+            if copy is not None:
+                copy.close(_copy_summary(groups, reader, o))
+                outputs["rescored"].append(str(copy_target))
+            outputs["items"].append(str(item_path))
+            total_rows += rows_in_file
+            rejected += reader.malformed
+            file_infos.append(
+                {
+                    "file": str(reader.path),
+                    **{k: v for k, v in reader.info.items() if k != "metrics"},
+                    "metrics": reader.info.get("metrics"),
+                    "rows": rows_in_file,
+                    "malformed": reader.malformed_count,
+                    "malformed_examples": [str(m) for m in reader.malformed[:5]],
+                }
+            )
+        seconds = time.perf_counter() - t0
+        report = RescoreReport(
+            groups=[g.to_dict() for g in groups.values()],
+            files=file_infos,
+            outputs={**outputs, "summary": str(out / "summary.json"), "markdown": str(out / "summary.md")},
+            rows=total_rows,
+            seconds=seconds,
+            options={k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in o.__dict__.items()},
+        )
+        with atomic_path(out / "rejected.jsonl") as tmp:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for m in rejected:
+                    fh.write(json.dumps(m.__dict__, ensure_ascii=False) + "\n")
+        report.outputs["rejected"] = str(out / "rejected.jsonl")
+        with atomic_path(out / "summary.md") as tmp:
+            tmp.write_text(report.markdown() + "\n", encoding="utf-8")
+        write_json(out / "summary.json", report.summary())
+    return report
+
+
+def _copy_summary(groups: dict[tuple, GroupStats], reader: LogReader, o: RescoreOptions) -> dict[str, Any]:
+    from matheval_fast import __version__
+
+    mine = [g.to_dict() for k, g in groups.items() if k[0] == str(reader.path)]
+    return {
+        "version": __version__,
+        "compat": o.compat,
+        "accuracy": {
+            f"{g['task']}" + (f" [{g['filter']}]" if g["filter"] else ""): g["ours_accuracy"] for g in mine
+        },
+    }
+
+
+def _counts(arr: pa.Array) -> Counter:
+    vc = pc.value_counts(arr).to_pylist()
+    return Counter({d["values"]: d["counts"] for d in vc})
+
+
+def _accumulate(
+    groups: dict[tuple, GroupStats], reader: LogReader, b: pa.RecordBatch, view: RecordView, o: RescoreOptions
+) -> None:
+    col = b.schema.get_field_index
+    if b.num_rows == 0:
+        return
+    first = view.first_row
+    # Group keys per record (a batch may hold several tasks or filters, usually one).
+    keys_tbl = pa.table(
+        {"t": b.column(col("task")).take(pa.array(first)), "f": b.column(col("filter")).take(pa.array(first))}
+    )
+    tasks, filters = keys_tbl.column("t").to_pylist(), keys_tbl.column("f").to_pylist()
+    uniq = list(dict.fromkeys(zip(tasks, filters, strict=True)))
+    key_index = {k: i for i, k in enumerate(uniq)}
+    rec_codes = (
+        np.zeros(len(first), dtype=np.int64)
+        if len(uniq) == 1
+        else np.array([key_index[k] for k in zip(tasks, filters, strict=True)], dtype=np.int64)
+    )
+    row_codes = np.repeat(rec_codes, np.diff(np.append(first, b.num_rows)))
+    reasons = b.column(col("reason"))
+    paths = b.column(col("path"))
+    model = reader.info.get("model")
+    dis_recs = np.flatnonzero(view.disagree)
+    dis_reasons = reasons.take(pa.array(view.rep_row[dis_recs])).to_pylist() if len(dis_recs) else []
+    for ki, (task, filt) in enumerate(uniq):
+        gkey = (str(reader.path), task, filt)
+        g = groups.get(gkey)
+        if g is None:
+            g = groups[gkey] = GroupStats(
+                str(reader.path), reader.format, model, task, filt, reader.info.get("primary_metric")
+            )
+        recs = rec_codes == ki
+        if len(uniq) == 1:
+            g.reasons.update(_counts(reasons))
+            g.paths.update(_counts(paths))
+        else:
+            rows = pa.array(row_codes == ki)
+            g.reasons.update(_counts(reasons.filter(rows)))
+            g.paths.update(_counts(paths.filter(rows)))
+        g.records += int(recs.sum())
+        g.rows += int((row_codes == ki).sum())
+        ours = view.ours[recs]
+        fw = view.fw[recs]
+        g.ours_sum += float(np.nansum(ours))
+        g.ours_n += int((~np.isnan(ours)).sum())
+        g.fw_sum += float(np.nansum(fw))
+        g.fw_n += int((~np.isnan(fw)).sum())
+        dis = view.disagree & recs
+        g.disagree += int(dis.sum())
+        g.ours_only += int((dis & (view.ours > view.fw)).sum())
+        g.fw_only += int((dis & (view.ours < view.fw)).sum())
+        mine = np.flatnonzero(rec_codes[dis_recs] == ki) if len(uniq) > 1 else np.arange(len(dis_recs))
+        if not len(mine):
+            continue
+        reasons_here = Counter(dis_reasons[i] for i in mine)
+        kinds_here = Counter(view.kind[dis_recs[i]] or "unknown" for i in mine)
+        g.by_reason.update(reasons_here)
+        g.by_kind.update(kinds_here)
+        _add_examples(g, b, view, dis_recs, dis_reasons, mine, reasons_here, kinds_here, o.examples)
+
+
+def _add_examples(
+    g: GroupStats,
+    b: pa.RecordBatch,
+    view: RecordView,
+    dis_recs: np.ndarray,
+    dis_reasons: list[str],
+    mine: np.ndarray,
+    reasons_here: Counter,
+    kinds_here: Counter,
+    want: int,
+) -> None:
+    """A few examples per reason and per kind: walk the disagreements only while one is missing."""
+
+    left_r, left_k = Counter(reasons_here), Counter(kinds_here)  # not yet walked, in this batch
+
+    def wanting() -> bool:
+        return any(len(g.examples_reason[r]) < want and n for r, n in left_r.items()) or any(
+            len(g.examples_kind[k]) < want and n for k, n in left_k.items()
+        )
+
+    for i in mine:
+        if not wanting():
+            return
+        reason, kind = dis_reasons[i], view.kind[dis_recs[i]] or "unknown"
+        left_r[reason] -= 1
+        left_k[kind] -= 1
+        if len(g.examples_reason[reason]) < want or len(g.examples_kind[kind]) < want:
+            ex = _example(b, int(view.rep_row[dis_recs[i]]), view, int(dis_recs[i]), reason, kind)
+            if len(g.examples_reason[reason]) < want:
+                g.examples_reason[reason].append(ex)
+            if len(g.examples_kind[kind]) < want:
+                g.examples_kind[kind].append(ex)
+
+
+def _example(b: pa.RecordBatch, r: int, view: RecordView, rec: int, reason: str, kind: str) -> dict[str, Any]:
+    def get(name: str) -> Any:
+        i = b.schema.get_field_index(name)
+        return None if i < 0 else b.column(i)[r].as_py()
+
+    return {
+        "id": get("id"),
+        "position": get("position"),
+        "sample": get("sample"),
+        "gold": get("gold"),
+        "extracted": get("extracted"),
+        "reason": reason,
+        "kind": kind,
+        "framework_extracted": get("fw_extracted"),
+        "framework_score": float(view.fw[rec]),
+        "ours": float(view.ours[rec]),
+        "response_tail": _tail(get("response")),
+    }
+
+
+def metric_columns(b: pa.RecordBatch) -> list[str]:
+    return [c for c in b.schema.names if c.startswith(METRIC_PREFIX)]
+
+
+def iter_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    return [Path(p) for p in paths]
+
+
+_ = pc  # pyarrow.compute is part of this module's public expectations (kernels used by readers)

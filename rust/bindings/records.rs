@@ -1,0 +1,315 @@
+//! Bindings for [`crate::records`]: JSON Lines fields out as Arrow-style buffers (numpy arrays
+//! that take over the Rust vectors, no copy: offsets, numbers, UTF-8 data, validity bitmaps), and
+//! the annotated copy.
+
+use std::cell::RefCell;
+
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+use super::error::to_pyerr;
+use crate::error::Error;
+use crate::records::{self, Column, Field, Member, Want};
+
+/// LSB-first validity bitmap (Arrow's layout) and its null count.
+fn bitmap(valid: &[bool]) -> (Vec<u8>, usize) {
+    let mut bits = vec![0u8; valid.len().div_ceil(8)];
+    let mut nulls = 0;
+    for (i, &v) in valid.iter().enumerate() {
+        if v {
+            bits[i / 8] |= 1 << (i % 8);
+        } else {
+            nulls += 1;
+        }
+    }
+    (bits, nulls)
+}
+
+fn column_tuple<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyTuple>> {
+    match c {
+        Column::Text {
+            offsets,
+            data,
+            valid,
+            tags,
+        } => {
+            let (bits, nulls) = bitmap(&valid);
+            PyTuple::new(
+                py,
+                [
+                    "text".into_pyobject(py)?.into_any(),
+                    offsets.into_pyarray(py).into_any(),
+                    data.into_pyarray(py).into_any(),
+                    bits.into_pyarray(py).into_any(),
+                    nulls.into_pyobject(py)?.into_any(),
+                    tags.into_pyarray(py).into_any(),
+                ],
+            )
+        }
+        Column::TextList {
+            list_offsets,
+            valid,
+            item_offsets,
+            item_data,
+            item_valid,
+            tags,
+        } => {
+            let (bits, nulls) = bitmap(&valid);
+            let (ibits, inulls) = bitmap(&item_valid);
+            PyTuple::new(
+                py,
+                [
+                    "list".into_pyobject(py)?.into_any(),
+                    list_offsets.into_pyarray(py).into_any(),
+                    bits.into_pyarray(py).into_any(),
+                    nulls.into_pyobject(py)?.into_any(),
+                    item_offsets.into_pyarray(py).into_any(),
+                    item_data.into_pyarray(py).into_any(),
+                    ibits.into_pyarray(py).into_any(),
+                    inulls.into_pyobject(py)?.into_any(),
+                    tags.into_pyarray(py).into_any(),
+                ],
+            )
+        }
+        Column::Number {
+            values,
+            valid,
+            tags,
+        } => {
+            let (bits, nulls) = bitmap(&valid);
+            PyTuple::new(
+                py,
+                [
+                    "number".into_pyobject(py)?.into_any(),
+                    values.into_pyarray(py).into_any(),
+                    bits.into_pyarray(py).into_any(),
+                    nulls.into_pyobject(py)?.into_any(),
+                    tags.into_pyarray(py).into_any(),
+                ],
+            )
+        }
+    }
+}
+
+thread_local! {
+    /// Where a non-`bytes` buffer (a reused `bytearray`) is copied to: one per thread, kept across
+    /// calls, so a chunk costs a memcpy into warm memory rather than fresh pages.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `f` on the bytes of `data`: `bytes` borrowed in place, any other buffer (bytearray,
+/// memoryview) copied into this thread's scratch buffer first.
+fn with_bytes<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return f(b.as_bytes());
+    }
+    let buf = PyBuffer::<u8>::get(data).map_err(|_| {
+        PyTypeError::new_err("data must be bytes or a buffer of bytes (bytearray, memoryview)")
+    })?;
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.resize(buf.item_count(), 0);
+        buf.copy_to_slice(data.py(), &mut s[..])?;
+        f(&s)
+    })
+}
+
+fn want(s: &str) -> PyResult<Want> {
+    match s {
+        "text" => Ok(Want::Text),
+        "list" => Ok(Want::TextList),
+        "number" => Ok(Want::Number),
+        other => Err(to_pyerr(Error::InvalidValue(format!(
+            "field kind must be 'text', 'list' or 'number', got {other:?}"
+        )))),
+    }
+}
+
+/// Named fields out of every line of ``data`` (JSON Lines), in parallel, skipping the rest.
+///
+/// ``fields``: ``(dotted path, kind)``; a path segment of digits indexes an array. Kinds: ``text``
+/// (a string's text; numbers and booleans as their JSON literal; arrays and objects as JSON
+/// text), ``list`` (an array as a list of texts; a scalar as a list of one), ``number`` (f64;
+/// booleans 1/0). Returns ``(lines, starts, ends, bad, columns, tag_names, line_count)``: the
+/// 0-based line index and trimmed byte range of each good record (uint64 arrays), the bad lines
+/// as ``(line index, message)``, one column per field as Arrow-style buffers (numpy arrays: int64
+/// offsets, uint8 UTF-8 data, uint8 LSB-first validity bitmap; the null count; uint8 JSON-type
+/// tags named by ``tag_names``), and the number of lines in ``data``. A repeated key keeps its
+/// first value; Python's ``NaN``/``Infinity`` literals read as null; a wanted value nested deeper
+/// than 128 levels makes its line bad.
+#[pyfunction]
+#[pyo3(signature = (data, fields, /))]
+fn read_json_lines<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    fields: Vec<(String, String)>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let specs = fields
+        .iter()
+        .map(|(p, k)| {
+            if p.is_empty() {
+                return Err(to_pyerr(Error::InvalidValue(
+                    "a field path is empty".into(),
+                )));
+            }
+            Ok(Field {
+                path: records::parse_path(p),
+                want: want(k)?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let r = with_bytes(data, |d| {
+        Ok(py.detach(|| records::read_json_lines(d, &specs)))
+    })?;
+    let bad = PyList::empty(py);
+    for (line, msg) in r.bad {
+        bad.append((line, msg))?;
+    }
+    let cols = PyList::empty(py);
+    for c in r.columns {
+        cols.append(column_tuple(py, c)?)?;
+    }
+    PyTuple::new(
+        py,
+        [
+            r.lines.into_pyarray(py).into_any(),
+            r.starts.into_pyarray(py).into_any(),
+            r.ends.into_pyarray(py).into_any(),
+            bad.into_any(),
+            cols.into_any(),
+            PyTuple::new(py, records::Tag::NAMES)?.into_any(),
+            r.line_count.into_pyobject(py)?.into_any(),
+        ],
+    )
+}
+
+/// The records ``data[starts[i]:ends[i]]`` (JSON objects) as JSON Lines with ``"key": value``
+/// members added before each closing brace; everything else byte for byte. Values: ``number``
+/// float64 array (NaN = null), ``bool`` int8 array (1, 0, -1 = null), ``text`` list of str/None.
+/// With ``append_to`` (a file path) the lines are appended to that file and the byte count
+/// returned.
+#[pyfunction]
+#[pyo3(signature = (data, starts, ends, members, /, append_to=None))]
+fn append_json_members<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    starts: PyReadonlyArray1<'py, u64>,
+    ends: PyReadonlyArray1<'py, u64>,
+    members: &Bound<'py, PyList>,
+    append_to: Option<std::path::PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut ms = Vec::with_capacity(members.len());
+    for item in members.iter() {
+        let (key, kind, values): (String, String, Bound<'py, PyAny>) = item.extract()?;
+        let m = match kind.as_str() {
+            "number" => {
+                let a: PyReadonlyArray1<'py, f64> = values.extract()?;
+                Member::Number(
+                    a.as_array()
+                        .iter()
+                        .map(|&x| (!x.is_nan()).then_some(x))
+                        .collect(),
+                )
+            }
+            "bool" => {
+                let a: PyReadonlyArray1<'py, i8> = values.extract()?;
+                Member::Bool(
+                    a.as_array()
+                        .iter()
+                        .map(|&x| (x >= 0).then_some(x > 0))
+                        .collect(),
+                )
+            }
+            "text" => Member::Text(values.extract::<Vec<Option<String>>>().map_err(|_| {
+                PyTypeError::new_err(format!("member {key:?}: text values must be str or None"))
+            })?),
+            other => {
+                return Err(to_pyerr(Error::InvalidValue(format!(
+                    "member kind must be 'number', 'bool' or 'text', got {other:?}"
+                ))))
+            }
+        };
+        ms.push((key, m));
+    }
+    let s = starts.as_slice()?.to_vec();
+    let e = ends.as_slice()?.to_vec();
+    let out = with_bytes(data, |d| {
+        py.detach(|| records::append_members(d, &s, &e, &ms))
+            .map_err(to_pyerr)
+    })?;
+    match append_to {
+        // Written straight to the file: the copy of a big log never passes through Python.
+        Some(path) => {
+            use std::io::Write;
+            py.detach(|| {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut f| f.write_all(&out))
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+            })?;
+            Ok(out.len().into_pyobject(py)?.into_any())
+        }
+        None => Ok(PyBytes::new(py, &out).into_any()),
+    }
+}
+
+/// GSM8K-form golds (``solution\n#### 18``) reduced to their answer (the rest of the line
+/// after the last ``####``, trimmed, when it starts like a number), others unchanged, over an
+/// Arrow ``large_string`` array's buffers; returns the new ``(offsets, data)`` (nulls stay).
+// The reduction is `crate::check::gsm8k_answer`, the one the checker uses.
+#[pyfunction]
+#[pyo3(signature = (offsets, data, validity, offset, /))]
+fn gsm8k_gold_answers<'py>(
+    py: Python<'py>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    data: &[u8],
+    validity: Option<&[u8]>,
+    offset: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let off = offsets.as_slice()?.to_vec();
+    let n = off.len().saturating_sub(1);
+    let (new_off, new_data) = py.detach(|| {
+        let mut o = Vec::with_capacity(n + 1);
+        let mut d = Vec::with_capacity(data.len() / 8);
+        o.push(0i64);
+        for i in 0..n {
+            let valid = validity.is_none_or(|v| {
+                let bit = offset + i;
+                v.get(bit / 8).is_some_and(|b| b & (1 << (bit % 8)) != 0)
+            });
+            let (a, b) = (off[i] as usize, off[i + 1] as usize);
+            if valid && a <= b && b <= data.len() {
+                let cell = &data[a..b];
+                match std::str::from_utf8(cell)
+                    .ok()
+                    .and_then(crate::check::gsm8k_answer)
+                {
+                    Some(ans) => d.extend_from_slice(ans.as_bytes()),
+                    None => d.extend_from_slice(cell),
+                }
+            }
+            o.push(d.len() as i64);
+        }
+        (o, d)
+    });
+    PyTuple::new(
+        py,
+        [
+            new_off.into_pyarray(py).into_any(),
+            new_data.into_pyarray(py).into_any(),
+        ],
+    )
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gsm8k_gold_answers, m)?)?;
+    m.add_function(wrap_pyfunction!(read_json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(append_json_members, m)?)?;
+    Ok(())
+}

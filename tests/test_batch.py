@@ -1,0 +1,101 @@
+"""The batch drivers under fork and Ctrl-C (rust/batch.rs and its binding).
+
+A forked child must not wait on its parent's thread pool (the parent's threads do not exist in the child),
+and SIGINT must stop a long batch between chunks instead of after the whole batch. Deadlocks fail through
+the timeouts here; nothing asserts on wall time.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import subprocess
+import sys
+import textwrap
+
+import matheval_fast as mf
+import numpy as np
+import pytest
+from matheval_fast import stats
+
+RESPONSES = [f"The answer is: {i % 97}" for i in range(20_000)]
+GOLDS = [str(i % 89) for i in range(20_000)]
+ROWS = np.arange(3000 * 8, dtype=float).reshape(3000, 8) % 13
+
+
+def _work_in_child(seed: int) -> tuple[int, float]:
+    r = mf.check_batch(RESPONSES[seed:], GOLDS[seed:])
+    s = stats.siegel_tukey_batch(ROWS, ROWS[::-1] + seed)
+    return int(r.correct.sum()), float(np.nansum(s.pvalue))
+
+
+@pytest.mark.timeout(120)
+def test_batches_run_in_forked_children_after_the_parent_ran_one() -> None:
+    expected = [_work_in_child(seed) for seed in range(3)]  # the parent's pool now exists
+    ctx = multiprocessing.get_context("fork")
+    ex = cf.ProcessPoolExecutor(max_workers=2, mp_context=ctx)
+    try:
+        futures = [ex.submit(_work_in_child, seed) for seed in range(3)]
+        got = [f.result(timeout=90) for f in futures]
+    finally:
+        for proc in list(getattr(ex, "_processes", {}).values()):
+            if proc.is_alive():  # a hung child must not hang the test run too
+                proc.kill()
+        ex.shutdown(wait=True, cancel_futures=True)
+    assert got == expected
+    assert _work_in_child(0) == expected[0]  # and the parent's pool still works
+
+
+CHILD = textwrap.dedent(
+    """
+    import os, signal, sys, threading, time
+    import matheval_fast as mf
+    from matheval_fast import _core
+
+    n, interrupt = int(sys.argv[1]), sys.argv[2] == "interrupt"
+    responses = ["The answer is: 12"] * n
+    golds = ["12"] * n
+
+    def send_sigint():
+        # Needs the GIL to run, which the batch holds until it starts checking with the GIL released:
+        # the signal arrives while the batch runs, not before it.
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    if interrupt:
+        threading.Thread(target=send_sigint, daemon=True).start()
+    cpu = time.process_time()
+    try:
+        _core.check_batch(responses, golds, compat="fixed", extract_policy="flex", threads=1)
+    except KeyboardInterrupt:
+        print("interrupted-in-batch", time.process_time() - cpu, flush=True)
+        sys.exit(3)
+    print("finished", time.process_time() - cpu, flush=True)
+    """
+)
+
+
+@pytest.mark.timeout(240)
+def test_sigint_stops_a_long_batch_between_chunks() -> None:
+    """The child checks n items on one thread and gets SIGINT 0.3 s in.
+
+    Counted in CPU seconds of the child (not wall time): a batch that only noticed the signal at its end
+    would have spent the CPU time of the whole batch; one that looks between chunks stops after one chunk.
+    The whole batch's CPU time is measured by letting a tenth of it finish.
+    """
+    n = 1_500_000
+    small = subprocess.run(
+        [sys.executable, "-c", CHILD, str(n // 10), "run"],
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=True,
+    )
+    tenth = float(small.stdout.split("finished")[1])
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(n), "interrupt"], capture_output=True, text=True, timeout=200
+    )
+    assert out.returncode == 3, (out.stdout, out.stderr)
+    spent = float(out.stdout.split("interrupted-in-batch")[1])
+    # One chunk is 4096 items; the whole batch is about 10 x `tenth` seconds of CPU.
+    assert spent < 3 * tenth, (spent, tenth)
