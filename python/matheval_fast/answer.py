@@ -22,8 +22,8 @@ import numpy as np
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
-from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
+from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
 
 if TYPE_CHECKING:
     import pyarrow as pa
