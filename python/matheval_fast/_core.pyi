@@ -18,6 +18,7 @@ from matheval_fast._vocabulary import (
     Equivalence,
     EvalPolicy,
     ExtractPolicy,
+    FieldKind,
     Kind,
     Method,
     Reason,
@@ -239,7 +240,7 @@ _ListColumn = tuple[Literal["list"], np.ndarray, _Buffer, int, np.ndarray, _Buff
 _NumberColumn = tuple[Literal["number"], np.ndarray, _Buffer, int, np.ndarray]
 
 def read_json_lines(
-    data: bytes | bytearray | memoryview, fields: list[tuple[str, Literal["text", "list", "number"]]], /
+    data: bytes | bytearray | memoryview, fields: list[tuple[str, FieldKind]], /
 ) -> tuple[
     np.ndarray,
     np.ndarray,

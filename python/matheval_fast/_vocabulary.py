@@ -18,6 +18,8 @@ __all__ = [
     "Equivalence",
     "EvalPolicy",
     "ExtractPolicy",
+    "FieldKind",
+    "JsonType",
     "Kind",
     "Method",
     "Reason",
@@ -54,6 +56,13 @@ SympyOutcome = Literal["equal", "not_equal", "timeout", "error"]
 #: The Rust equivalence engine's three-valued result.
 Equivalence = Literal["equal", "not_equal", "undecided"]
 
+# ---- evaluation-log records (rust/records.rs) ----
+
+#: How ``read_json_lines`` returns a field: its text, a list of texts, or a number.
+FieldKind = Literal["text", "list", "number"]
+#: The JSON type found at a field's path (the tag codes of a column index these names).
+JsonType = Literal["missing", "null", "string", "number", "bool", "array", "object"]
+
 # ---- protocol D (rust/stats/siegel_tukey.rs) ----
 
 Alternative = Literal["two-sided", "greater", "less"]
@@ -77,4 +86,6 @@ VOCABULARY_TYPES: dict[str, object] = {
     "method": Method,
     "variant": Variant,
     "siegel_tukey_status": SiegelTukeyStatus,
+    "field_kind": FieldKind,
+    "json_type": JsonType,
 }

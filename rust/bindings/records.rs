@@ -10,6 +10,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
+use super::convert::vocabulary;
 use super::error::to_pyerr;
 use crate::error::Error;
 use crate::records::{self, Column, Field, Member, Want};
@@ -118,14 +119,7 @@ fn with_bytes<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) 
 }
 
 fn want(s: &str) -> PyResult<Want> {
-    match s {
-        "text" => Ok(Want::Text),
-        "list" => Ok(Want::TextList),
-        "number" => Ok(Want::Number),
-        other => Err(to_pyerr(Error::InvalidValue(format!(
-            "field kind must be 'text', 'list' or 'number', got {other:?}"
-        )))),
-    }
+    s.parse().map_err(to_pyerr)
 }
 
 /// Named fields out of every line of ``data`` (JSON Lines), in parallel, skipping the rest.
@@ -308,6 +302,8 @@ fn gsm8k_gold_answers<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    vocabulary(m, "field_kind", Want::NAMES)?;
+    vocabulary(m, "json_type", records::Tag::NAMES)?;
     m.add_function(wrap_pyfunction!(gsm8k_gold_answers, m)?)?;
     m.add_function(wrap_pyfunction!(read_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(append_json_members, m)?)?;
