@@ -80,3 +80,33 @@ def test_eval_config_is_parsed_once_by_the_core():
         mf.load_config(3)  # type: ignore[arg-type]
     with pytest.raises(AttributeError):
         cfg.extract_pattern = ()  # type: ignore[misc]
+
+
+@pytest.mark.timeout(60)
+def test_frozen_results_are_shared_by_threads():
+    # Frozen pyclasses need no lock: eight threads read the same objects at once.
+    import threading
+
+    v = mf.Verdict(True, "correct", "18", "numeric")
+    cfg = mf.load_config()
+    p = _core.check_one(
+        "The answer is: 0.428571", "\\frac{3}{7}", kind="auto", compat="xwin", extract_policy="flex"
+    )
+    assert isinstance(p, _core.SympyPending)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(2000):
+                assert v == mf.Verdict(True, "correct", "18", "numeric") and hash(v) == hash(v)
+                assert cfg.for_type("MATH") == ("latex", "flex", "aggressive")
+                assert p.settle("equal").correct and not p.provisional.correct
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
