@@ -41,12 +41,13 @@ test-python: build ## pytest against the built extension
 
 test: test-rust test-python ## cargo test + pytest
 
-lint: $(STAMP) ## rustfmt, clippy -D warnings, ruff
+lint: build ## rustfmt, clippy -D warnings, ruff, mypy.stubtest of _core.pyi against the built extension
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features python -- -D warnings
 	$(VENV)/bin/ruff check python tests benches onnx scripts
 	$(VENV)/bin/ruff format --check python tests benches onnx scripts
+	$(PY) -m mypy.stubtest matheval_fast._core --allowlist .mypy-stubtest-allowlist
 
 fmt: $(STAMP) ## format Rust and Python
 	cargo fmt

@@ -31,7 +31,7 @@ impl Default for CheckOptions {
             kind: Kind::Auto,
             extract_policy: ExtractPolicy::Flex,
             eval_policy: None,
-            split: Config::seed_default().extract_pattern,
+            split: Config::seed().extract_pattern.clone(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 use crate::verdict::{EvalPolicy, ExtractPolicy, Kind};
@@ -36,9 +37,10 @@ struct RawConfig {
 }
 
 impl Config {
-    /// The seed tool's shipped configuration.
-    pub fn seed_default() -> Config {
-        Config::from_json(SEED_CONFIG).expect("the bundled seed config parses")
+    /// The seed tool's shipped configuration, parsed once per process.
+    pub fn seed() -> &'static Config {
+        static SEED: OnceLock<Config> = OnceLock::new();
+        SEED.get_or_init(|| Config::from_json(SEED_CONFIG).expect("the bundled seed config parses"))
     }
 
     /// Parse the seed's JSON format. Unknown function names are an error, not a lookup.
@@ -133,7 +135,7 @@ mod tests {
 
     #[test]
     fn seed_config_has_five_rows() {
-        let c = Config::seed_default();
+        let c = Config::seed();
         assert_eq!(
             c.extract_pattern,
             ["####", "The answer is: ", "The answer is"]

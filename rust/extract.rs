@@ -92,6 +92,12 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// ASCII `\s` as the anchor regex (and Python's `re`) read it: space and `\t \n \v \f \r` (bytes 9 to
+/// 13). `u8::is_ascii_whitespace` leaves out the vertical tab.
+fn is_regex_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
 /// End of the anchor phrase whose "answer" starts at byte `i` (`answer\s+is\b` or `answer\s*:`).
 fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
     if i + 6 > b.len()
@@ -102,7 +108,7 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
     }
     let j = i + 6;
     let mut k = j;
-    while k < b.len() && b[k].is_ascii_whitespace() {
+    while k < b.len() && is_regex_space(b[k]) {
         k += 1;
     }
     if k < b.len() && b[k] == b':' {
@@ -430,6 +436,23 @@ mod tests {
             Some("12")
         );
         assert_eq!(ex("Answer: 3.5 km").as_deref(), Some("3.5 km"));
+    }
+
+    #[test]
+    fn a_vertical_tab_separates_anchor_words_as_in_the_regex() {
+        // Found by the property test below (proptest-regressions/extract.txt): `\s` in the anchor
+        // regex and in Python's `re` includes U+000B; the backward scan now agrees.
+        let t = "answer\u{b} is\n";
+        let back: Vec<usize> = AnchorsBackward {
+            b: t.as_bytes(),
+            upto: t.len(),
+            pending_hash: Vec::new(),
+        }
+        .collect();
+        assert_eq!(back, anchor_ends(t));
+        assert_eq!(back, [10]);
+        assert_eq!(ex("The answer\u{b}is: 42").as_deref(), Some("42"));
+        assert_eq!(ex("so the answer\u{b} is 7").as_deref(), Some("7"));
     }
 
     proptest::proptest! {

@@ -1,6 +1,6 @@
 //! Core of `matheval_fast`: everything that touches every response, in pure Rust.
 //!
-//! The crate has no Python in it unless the `python` feature is on; then [`python`] adds the
+//! The crate has no Python in it unless the `python` feature is on; then `bindings` adds the
 //! thin PyO3 layer that builds `matheval_fast._core`. `cargo test` runs without an interpreter.
 //!
 //! Module map (one concern each):
@@ -33,6 +33,6 @@ pub mod verdict;
 pub mod xwin;
 
 #[cfg(feature = "python")]
-mod python;
+mod bindings;
 
 pub use error::{Error, Result};

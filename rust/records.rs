@@ -14,6 +14,8 @@ use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
+use crate::names::str_enum;
+
 /// One step of a field path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
@@ -44,6 +46,12 @@ pub enum Want {
     Number,
 }
 
+str_enum!(Want, "field kind" {
+    Text => "text",
+    TextList => "list",
+    Number => "number",
+});
+
 /// The JSON type found at a path (what the value was, whatever was asked for).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -57,12 +65,16 @@ pub enum Tag {
     Object = 6,
 }
 
-impl Tag {
-    /// Names in `Tag as u8` order.
-    pub const NAMES: [&'static str; 7] = [
-        "missing", "null", "string", "number", "bool", "array", "object",
-    ];
-}
+// Declaration order is `Tag as u8` order (the tag codes index `NAMES`; a test checks it).
+str_enum!(Tag, "json type" {
+    Missing => "missing",
+    Null => "null",
+    String => "string",
+    Number => "number",
+    Bool => "bool",
+    Array => "array",
+    Object => "object",
+});
 
 /// A requested field.
 #[derive(Debug, Clone)]
@@ -937,6 +949,14 @@ pub fn append_members(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tag_codes_index_their_names() {
+        for (code, tag) in super::Tag::ALL.iter().enumerate() {
+            assert_eq!(*tag as u8 as usize, code);
+            assert_eq!(super::Tag::NAMES[code], tag.as_str());
+        }
+    }
+
     use super::*;
 
     fn f(path: &str, want: Want) -> Field {

@@ -13,22 +13,30 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from matheval_fast import _core
+from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
+from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
     "BatchResult",
+    "Compat",
+    "DecidedBy",
     "EvalConfig",
+    "EvalPolicy",
+    "ExtractPolicy",
+    "Kind",
+    "Reason",
     "Verdict",
     "check",
     "check_batch",
@@ -39,22 +47,6 @@ __all__ = [
     "verify",
 ]
 
-Compat = Literal["fixed", "xwin"]
-Kind = Literal["auto", "simple", "latex"]
-ExtractPolicy = Literal["flex", "strict"]
-EvalPolicy = Literal["strict", "model_include_gt", "gt_include_model", "aggressive", "conservative"]
-Reason = Literal[
-    "correct",
-    "incorrect",
-    "no_answer",
-    "pred_unparseable",
-    "gold_unparseable",
-    "timeout",
-    "over_budget",
-    "error",
-]
-DecidedBy = Literal["literal", "numeric", "symbolic", "sympy", "none"]
-
 REASONS: tuple[str, ...] = _core.REASONS
 PATHS: tuple[str, ...] = _core.PATHS
 _REASON_ARRAY = np.array(REASONS)
@@ -63,64 +55,25 @@ _PATH_ARRAY = np.array(PATHS)
 #: Seconds one SymPy fallback comparison may take before the item is marked ``timeout``.
 DEFAULT_SYMPY_TIMEOUT = 5.0
 
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome of checking one response.
-
-    ``correct`` is the verdict; ``reason`` says why (``"correct"``, ``"incorrect"``,
-    ``"no_answer"``, ``"pred_unparseable"``, ``"gold_unparseable"``, ``"timeout"``,
-    ``"over_budget"``, ``"error"``); ``extracted`` is the final answer found in the response;
-    ``path`` names the stage that decided (``"literal"``, ``"numeric"``, ``"symbolic"``,
-    ``"sympy"``, or ``"none"``).
-    """
-
-    correct: bool
-    reason: Reason
-    extracted: str | None
-    path: DecidedBy
-
-    def __bool__(self) -> bool:
-        return self.correct
+#: What ``config=`` accepts: a path to an ``eval_config.json``, its content as a dict, or a loaded config.
+ConfigLike = str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None
 
 
-@dataclass(frozen=True)
-class EvalConfig:
-    """The seed's ``eval_config.json``: anchor phrases and a policy per dataset type.
-
-    ``policy`` maps a type name ("GSM8K", "MATH", ..., "default") to
-    ``(kind, extract_policy, eval_policy)``. Function names are looked up in a fixed table,
-    never executed.
-    """
-
-    extract_pattern: tuple[str, ...]
-    policy: Mapping[str, tuple[Kind, ExtractPolicy, EvalPolicy]] = field(default_factory=dict)
-
-    def for_type(self, type_name: str | None) -> tuple[Kind, ExtractPolicy, EvalPolicy]:
-        if type_name is not None and type_name in self.policy:
-            return self.policy[type_name]
-        return self.policy.get("default", ("simple", "flex", "strict"))
-
-
-def load_config(config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None) -> EvalConfig:
-    """Read a seed-format config from a path, a dict, or return the seed's default."""
+def load_config(config: ConfigLike = None) -> EvalConfig:
+    """Read a seed-format config (``eval_config.json``) from a path or a dict, parsed once by the core;
+    ``None`` is the seed's default. Raises ``ConfigError`` for a malformed config."""
     if isinstance(config, EvalConfig):
         return config
     if config is None:
-        text = None
-    elif isinstance(config, Mapping):
-        text = json.dumps(config)
-    elif isinstance(config, (str, os.PathLike)):
-        text = Path(config).read_text(encoding="utf-8")
-    else:
-        raise TypeError(f"config must be a path, a dict or an EvalConfig, got {type(config).__name__}")
-    if text is None:
-        text = _core.SEED_CONFIG_JSON
-    patterns, rows = _core.parse_config(text)
-    return EvalConfig(tuple(patterns), {t: (k, e, v) for t, k, e, v in rows})  # type: ignore[misc]
+        return EvalConfig.seed()
+    if isinstance(config, Mapping):
+        return EvalConfig.from_json(json.dumps(config))
+    if isinstance(config, (str, os.PathLike)):
+        return EvalConfig.from_json(Path(config).read_text(encoding="utf-8"))
+    raise TypeError(f"config must be a path, a dict or an EvalConfig, got {type(config).__name__}")
 
 
-def _split_for(split: Sequence[str] | None, config: Any) -> list[str] | None:
+def _split_for(split: Sequence[str] | None, config: ConfigLike) -> list[str] | None:
     if split is not None:
         return list(split)
     if config is not None:
@@ -128,29 +81,31 @@ def _split_for(split: Sequence[str] | None, config: Any) -> list[str] | None:
     return None
 
 
+# ---- the SymPy fallback: the one place it runs -------------------------------------------------------
+
+
 def _timeout_arg(timeout: float | None) -> float | None:
     """``None`` (the pool's default) or a finite positive number of seconds, checked before any work."""
     return None if timeout is None else check_timeout(timeout)
 
 
-def _resolve(
-    raw: tuple[bool, str, str | None, str, tuple[str, list[tuple[str, str]]] | None], timeout: float | None
-) -> Verdict:
-    correct, reason, extracted, path, task = raw
-    if task is not None:
-        res = get_pool().run([task], timeout=timeout)[0]
-        correct, reason = _apply_sympy(res, reason)
-    return Verdict(correct, reason, extracted, path)  # type: ignore[arg-type]
+def _outcome(res: SympyResult) -> SympyOutcome:
+    if res.status == "ok":
+        return "equal" if res.equal else "not_equal"
+    return res.status
 
 
-def _apply_sympy(res: SympyResult, provisional: str) -> tuple[bool, str]:
-    if res.status == "timeout":
-        return False, "timeout"
-    if res.status == "error":
-        return False, "error"
-    if res.equal:
-        return True, "correct"
-    return False, "over_budget" if provisional == "over_budget" else "incorrect"
+def _settle(pending: Sequence[SympyPending], timeout: float | None) -> list[Verdict]:
+    """Finish the verdicts the core left to SymPy: their tasks run in the supervised worker pool (each
+    with ``timeout`` seconds), and the core applies each outcome (``SympyPending.settle``)."""
+    if not pending:
+        return []
+    results = get_pool().run([(p.compat, p.pairs) for p in pending], timeout=timeout)
+    return [p.settle(_outcome(r)) for p, r in zip(pending, results, strict=True)]
+
+
+def _finish(v: Verdict | SympyPending, timeout: float | None) -> Verdict:
+    return _settle([v], timeout)[0] if isinstance(v, SympyPending) else v
 
 
 def check(
@@ -159,7 +114,7 @@ def check(
     *,
     kind: Kind = "auto",
     compat: Compat = "fixed",
-    config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None,
+    config: ConfigLike = None,
     extract_policy: ExtractPolicy = "flex",
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
@@ -178,7 +133,7 @@ def check(
     'incorrect'
     """
     timeout = _timeout_arg(timeout)
-    raw = _core.check_one(
+    v = _core.check_one(
         response,
         gold,
         kind=kind,
@@ -187,7 +142,7 @@ def check(
         eval_policy=eval_policy,
         split=_split_for(split, config),
     )
-    return _resolve(raw, timeout)
+    return _finish(v, timeout)
 
 
 def verify(
@@ -202,7 +157,7 @@ def verify(
     True
     """
     timeout = _timeout_arg(timeout)
-    return _resolve(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
+    return _finish(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
 
 
 #: Marks an argument that was not passed (``None`` is a legal response: a missing one).
@@ -261,7 +216,7 @@ def simple_answer_check(
         "simple_answer_check", "model_generated_answer", model_generated_answer, "model", model
     )
     gold = _seed_arg("simple_answer_check", "ground_truth", ground_truth, "gt", gt)
-    raw = _core.check_one(
+    v = _core.check_one(
         response,
         gold,
         kind="simple",
@@ -270,7 +225,7 @@ def simple_answer_check(
         eval_policy=eval_policy,
         split=split,
     )
-    return _resolve(raw, None).correct
+    return _finish(v, None).correct
 
 
 def latex_answer_check(
@@ -291,15 +246,15 @@ def latex_answer_check(
         raise TypeError(f"gt must be a str, got {type(gt).__name__}")
     if split is None:
         if compat == "xwin":
-            raw = _core.xwin_latex_no_extraction(
+            v = _core.xwin_latex_no_extraction(
                 model_ans, gt, extract_policy=extract_policy, eval_policy=eval_policy
             )
         else:
             if not isinstance(model_ans, str):
                 raise TypeError(f"model_ans must be a str, got {type(model_ans).__name__}")
-            raw = _core.equivalent(gt, model_ans)
-        return _resolve(raw, None).correct
-    raw = _core.check_one(
+            v = _core.equivalent(gt, model_ans)
+        return _finish(v, None).correct
+    v = _core.check_one(
         model_ans,
         gt,
         kind="latex",
@@ -308,7 +263,7 @@ def latex_answer_check(
         eval_policy=eval_policy,
         split=split,
     )
-    return _resolve(raw, None).correct
+    return _finish(v, None).correct
 
 
 @dataclass(frozen=True)
@@ -329,7 +284,8 @@ class BatchResult:
         return float(self.correct.mean()) if len(self.correct) else float("nan")
 
     def verdict(self, i: int) -> Verdict:
-        return Verdict(bool(self.correct[i]), str(self.reason[i]), self.extracted[i], str(self.path[i]))  # type: ignore[arg-type]
+        """Item ``i`` as a :class:`Verdict`."""
+        return Verdict(bool(self.correct[i]), str(self.reason[i]), self.extracted[i], str(self.path[i]))
 
     def to_arrow(self) -> pa.Table:
         """A pyarrow Table with columns correct, reason, extracted, path."""
@@ -400,7 +356,7 @@ def check_batch(
     *,
     kinds: Sequence[Kind] | None = None,
     compat: Compat = "fixed",
-    config: str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None = None,
+    config: ConfigLike = None,
     extract_policy: ExtractPolicy = "flex",
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
@@ -458,7 +414,7 @@ def check_batch(
     finally:
         bar.close()
     if len(parts) == 1:
-        correct, reason, path, extracted, sympy_tasks = parts[0][1]
+        correct, reason, path, extracted, pending = parts[0][1]
         extracted_arr = np.empty(len(extracted), dtype=object)
         extracted_arr[:] = extracted
     else:
@@ -466,17 +422,14 @@ def check_batch(
         reason = np.concatenate([p[1][1] for p in parts])
         path = np.concatenate([p[1][2] for p in parts])
         extracted_arr = np.empty(len(correct), dtype=object)
-        sympy_tasks = []
+        pending = []
         for off, p in parts:
             extracted_arr[off : off + len(p[3])] = p[3]
-            sympy_tasks.extend((off + i, c, pairs) for i, c, pairs in p[4])
+            pending.extend((off + i, v) for i, v in p[4])
     correct = np.array(correct, dtype=bool)
     reason_names = _REASON_ARRAY[reason]
     path_names = _PATH_ARRAY[path]
-    if sympy_tasks:
-        results = get_pool().run([(c, pairs) for _, c, pairs in sympy_tasks], timeout=timeout)
-        for (i, _, _), res in zip(sympy_tasks, results, strict=True):
-            ok, why = _apply_sympy(res, str(reason_names[i]))
-            correct[i] = ok
-            reason_names[i] = why
+    for (i, _), v in zip(pending, _settle([p for _, p in pending], timeout), strict=True):
+        correct[i] = v.correct
+        reason_names[i] = v.reason
     return BatchResult(correct, reason_names, extracted_arr, path_names)

@@ -41,6 +41,7 @@ import numpy as np
 from matheval_fast import stats
 from matheval_fast._report.files import json_safe
 from matheval_fast._report.progress import progress_bar
+from matheval_fast._vocabulary import Alternative, Method, Variant
 
 Direction = Literal["others_entail_self", "self_entails_others"]
 EntailmentFn = Callable[[list[str], list[str]], Any]
@@ -288,9 +289,9 @@ def evaluate(
     scorer: Any = None,
     *,
     alpha: float = 0.05,
-    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    method: Literal["auto", "exact", "asymptotic"] = "auto",
-    variant: Literal["exact", "desctools"] = "exact",
+    alternative: Alternative = "two-sided",
+    method: Method = "auto",
+    variant: Variant = "exact",
     direction: Direction = "others_entail_self",
     entailment_label: str | None = None,
     batch_size: int = 256,

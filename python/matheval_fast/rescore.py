@@ -42,9 +42,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast import _core
+from matheval_fast._core import EvalConfig
 from matheval_fast._report.files import atomic_path, write_json
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._report.tables import markdown_table
+from matheval_fast._vocabulary import Compat
 from matheval_fast.answer import load_config
 from matheval_fast.arrow import score_batch
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
@@ -64,7 +66,7 @@ class RescoreOptions:
     ``items_format``: ``parquet`` or ``jsonl``; ``keep_response`` adds the response text to it.
     ``examples``: how many examples per reason and per kind the summary keeps."""
 
-    compat: Literal["fixed", "xwin"] = "fixed"
+    compat: Compat = "fixed"
     format: str | None = None
     samples: Literal["first", "all"] = "first"
     agg: Agg = "mean"
@@ -108,8 +110,8 @@ class RescoreOptions:
 def score_log_batch(
     batch: pa.RecordBatch,
     *,
-    compat: str = "fixed",
-    policies: Any = None,
+    compat: Compat = "fixed",
+    policies: EvalConfig | None = None,
     threads: int | None = None,
     timeout: float | None = None,
 ) -> pa.RecordBatch:
@@ -123,9 +125,11 @@ def score_log_batch(
             batch, response="response", gold="gold", compat=compat, threads=threads, timeout=timeout
         )  # type: ignore[arg-type,return-value]
     tasks = batch.column(batch.schema.get_field_index("task")).to_pylist()
+    # One core lookup per task name, not per row.
+    by_task = {t: policies.for_type(t) for t in set(tasks)}
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, t in enumerate(tasks):
-        groups[policies.for_type(t)].append(i)
+        groups[by_task[t]].append(i)
     parts = []
     order = []
     for (kind, extract_policy, eval_policy), idx in groups.items():
@@ -136,7 +140,7 @@ def score_log_batch(
                 response="response",
                 gold="gold",
                 kind=kind,
-                compat=compat,  # type: ignore[arg-type]
+                compat=compat,
                 config=policies,
                 extract_policy=extract_policy,
                 eval_policy=eval_policy,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from matheval_fast._vocabulary import Compat, EvalPolicy, ExtractPolicy, Kind
+
 __all__ = ["ScoreReport", "format_table", "read_records", "score_records"]
 
 
@@ -103,7 +105,7 @@ def score_records(
     records: Sequence[dict[str, Any]],
     *,
     config: Any = None,
-    compat: str = "fixed",
+    compat: Compat = "fixed",
     response_field: str = "completion",
     gold_field: str = "answer",
     type_field: str = "type",
@@ -144,15 +146,17 @@ def score_records(
                     "response": r if isinstance(r, str) or r is None else str(r),
                 }
             )
-    groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    # One core lookup per dataset type, not per item.
+    policies = {t: cfg.for_type(t) for t in {row["type"] for row in flat}}
+    groups: dict[tuple[Kind, ExtractPolicy, EvalPolicy], list[int]] = defaultdict(list)
     for k, row in enumerate(flat):
-        groups[cfg.for_type(row["type"])].append(k)
+        groups[policies[row["type"]]].append(k)
     for (kind, extract_policy, eval_policy), idx in groups.items():
         res = check_batch(
             [flat[k]["response"] for k in idx],
             [flat[k]["gold"] for k in idx],
             kinds=[kind] * len(idx),
-            compat=compat,  # type: ignore[arg-type]
+            compat=compat,
             config=cfg,
             extract_policy=extract_policy,
             eval_policy=eval_policy,

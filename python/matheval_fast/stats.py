@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from matheval_fast import _core
 from matheval_fast._core import SIEGEL_TUKEY_STATUS, SiegelTukeyResult, siegel_tukey, wilson_interval
+from matheval_fast._vocabulary import Alternative, Method, Variant
 
 __all__ = [
     "SIEGEL_TUKEY_STATUS",
@@ -72,9 +73,9 @@ def siegel_tukey_batch(
     x: Any,
     y: Any,
     *,
-    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    method: Literal["auto", "exact", "asymptotic"] = "auto",
-    variant: Literal["exact", "desctools"] = "exact",
+    alternative: Alternative = "two-sided",
+    method: Method = "auto",
+    variant: Variant = "exact",
 ) -> SiegelTukeyBatchResult:
     """Siegel–Tukey test of row ``i`` of ``x`` against row ``i`` of ``y``, for every row.
 

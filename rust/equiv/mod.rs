@@ -8,6 +8,7 @@
 //! - `sets`: collections and sets of reals; `relations`: equations and inequalities;
 //! - [`exact`]: exact rationals under a budget; [`numeric`]: complex evaluation at points.
 
+use crate::names::str_enum;
 use crate::verdict::DecidedBy;
 
 /// Limits that keep every comparison bounded. Over budget means "undecided", never a hang.
@@ -45,6 +46,12 @@ pub enum Equivalence {
     /// The engine could not decide within its budgets; hand over to SymPy.
     Undecided,
 }
+
+str_enum!(Equivalence, "equivalence" {
+    Equal => "equal",
+    NotEqual => "not_equal",
+    Undecided => "undecided",
+});
 
 impl Equivalence {
     /// `Equal` or `NotEqual`.

@@ -14,18 +14,20 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast import _core
+from matheval_fast._vocabulary import FieldKind
 from matheval_fast.io.logs.base import CopyWriter, first_line, open_binary
 
 __all__ = ["Chunk", "JsonlCopyWriter", "fields_of", "parsed_chunks", "peek_json_line", "read_chunks"]
 
-Kind = Literal["text", "list", "number"]
+#: How a field is read (the core's names, typed once in ``_vocabulary``).
+Kind = FieldKind
 
 
 def read_chunks(path: Path, chunk_bytes: int, slots: int = 3) -> Iterator[memoryview]:

@@ -1,18 +1,16 @@
-//! Bindings for the LaTeX parser and the equivalence engine (tests and debugging).
+//! Bindings for `crate::equiv`: the Rust equivalence engine alone (no SymPy).
+
 use pyo3::prelude::*;
 
-use super::errors::to_pyerr;
+use super::convert::vocabulary;
 use crate::equiv::{self, EquivOptions, Equivalence};
-use crate::latex::{self, ParseOptions};
 
-#[pyfunction]
-#[pyo3(signature = (text, /))]
-fn parse_latex(py: Python<'_>, text: &str) -> PyResult<String> {
-    let text = text.to_owned();
-    py.detach(move || latex::parse(&text, &ParseOptions::default()).map(|e| e.to_string()))
-        .map_err(to_pyerr)
-}
-
+/// Compare two extracted answers with the Rust equivalence engine (no SymPy).
+///
+/// Returns ``(result, path)``: ``result`` is ``"equal"``, ``"not_equal"`` or ``"undecided"``;
+/// ``path`` names the stage that decided (``"none"`` when undecided). ``strict=True`` allows only
+/// trivial rewriting (reordering, ``0.5`` = ``1/2``, no ``3245/5`` = ``649``, no random-point
+/// identity testing). The policies are described in ``docs/policies.md``.
 #[pyfunction]
 #[pyo3(signature = (gold, pred, /, *, strict = false))]
 fn latex_equivalent(
@@ -32,16 +30,11 @@ fn latex_equivalent(
             },
         )
     });
-    let result = match out.result {
-        Equivalence::Equal => "equal",
-        Equivalence::NotEqual => "not_equal",
-        Equivalence::Undecided => "undecided",
-    };
-    (result, out.path.as_str())
+    (out.result.as_str(), out.path.as_str())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(parse_latex, m)?)?;
     m.add_function(wrap_pyfunction!(latex_equivalent, m)?)?;
+    vocabulary(m, "equivalence", Equivalence::NAMES)?;
     Ok(())
 }

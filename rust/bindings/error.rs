@@ -1,5 +1,5 @@
-//! One exhaustive mapping from the core's [`Error`] to Python exceptions. Every exception is a
-//! `ValueError` subclass, so `except ValueError` keeps working for callers.
+//! One exhaustive mapping from the core's [`Error`] to Python exceptions, for every binding
+//! module. Every exception is a `ValueError` subclass, so `except ValueError` keeps working.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;

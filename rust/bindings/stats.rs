@@ -1,5 +1,4 @@
-//! Bindings for the statistics of protocol D: convert, copy, detach, call `crate::stats`, map errors.
-//! Docstrings live in `python/matheval_fast/_core.pyi`.
+//! Bindings for `crate::stats` (protocol D): convert, copy, detach, call the core, map errors.
 
 use numpy::{
     get_array_module, AllowTypeChange, IntoPyArray, PyArrayDescrMethods, PyArrayLike1,
@@ -9,21 +8,29 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyString, PyTuple};
 
-use super::errors::to_pyerr;
+use super::convert::vocabulary;
+use super::error::to_pyerr;
 use crate::stats::siegel_tukey::Status;
-use crate::stats::{self, Options};
+use crate::stats::{self, Alternative, Method, Options, Variant};
 
-/// Result of one Siegel–Tukey test.
+/// Result of :func:`siegel_tukey` (immutable).
 #[pyclass(frozen, module = "matheval_fast._core", name = "SiegelTukeyResult")]
 pub struct SiegelTukeyResult {
+    /// Variant ``exact``: sum S of the tie-averaged Siegel–Tukey ranks of ``x``; a large S means
+    /// ``x`` is *less* dispersed. Variant ``desctools``: DescTools' ``ST``, the rank sum of the
+    /// smaller sample (``x`` when the sizes are equal) after its median drop.
     #[pyo3(get)]
     statistic: f64,
+    /// The p-value.
     #[pyo3(get)]
     pvalue: f64,
+    /// How the p-value was computed: ``"exact"`` or ``"asymptotic"`` (``auto`` resolves to one).
     #[pyo3(get)]
     method: &'static str,
+    /// The alternative hypothesis tested.
     #[pyo3(get)]
     alternative: &'static str,
+    /// The definition of the test: ``"exact"`` or ``"desctools"``.
     #[pyo3(get)]
     variant: &'static str,
 }
@@ -82,6 +89,39 @@ fn vec_2d(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Vec<f64>, usize, usiz
     Ok((data, rows, cols))
 }
 
+/// Siegel–Tukey test for a difference in dispersion between samples ``x`` and ``y``.
+///
+/// Ranks: pool both samples, sort ascending, and give rank 1 to the lowest, 2 and 3 to the two
+/// highest, 4 and 5 to the next two lowest, and so on; tied values share the mean rank of their
+/// positions.
+///
+/// ``variant="exact"`` (default): the exact conditional permutation p-value of S = the rank sum of
+/// ``x`` over all ``C(N, len(x))`` splits of the tie-averaged ranks: the value that does not depend
+/// on how ties are broken (equals jmuOutlier's ``siegel.test`` and SciPy's ``permutation_test`` on
+/// these ranks). It is computed without enumerating, by dynamic programming over tie groups,
+/// cached per tie pattern. ``alternative``: ``"two-sided"`` = P(|S - E S| >= |s - E S|);
+/// ``"greater"`` = ``x`` *more* dispersed than ``y`` = P(S <= s); ``"less"`` = ``x`` less
+/// dispersed = P(S >= s). (In ``data/stats/siegel_tukey_refs.json`` the columns are named after
+/// the tail of S, so ``greater`` here is its ``p_exact_permutation_less``.) ``method="auto"`` is
+/// exact while the dynamic programme needs at most 2**25 cell updates (every untied sample up to
+/// N of about 100, every sample up to N = 16 with any ties) and otherwise the normal
+/// approximation with the exact permutation (tie-corrected) variance, without continuity
+/// correction; ``"exact"`` raises above 2**31 updates; ``"asymptotic"`` always uses the normal
+/// approximation.
+///
+/// ``variant="desctools"``: DescTools 0.99.59 ``SiegelTukeyTest`` defaults, so published numbers
+/// can be matched: for odd N the first pooled observation equal to the median is dropped (the
+/// larger sample's when tied), then ``wilcox.test(ranks of larger sample, ranks of smaller,
+/// correct=TRUE)`` (``y`` counts as larger when the sizes are equal): exact Wilcoxon distribution
+/// when there are no ties and both sizes are below 50, else the normal approximation on midranks
+/// of the ranks with tie-corrected variance and continuity correction. ``alternative`` is passed
+/// to that call unchanged, so as in DescTools its direction follows the larger sample.
+/// ``method="exact"`` with ties raises.
+///
+/// Raises ``DomainError`` when a sample has fewer than 2 values, a value is NaN or infinite, all
+/// values are tied, or (DescTools variant) every Siegel–Tukey rank is equal, where R's normal
+/// approximation is 0/0 and returns NaN (e.g. ``[1, 1]`` vs ``[5, 5]``; the exact variant gives
+/// p = 1 there); ``ValueError`` for an unknown mode; ``TypeError`` for a non-numeric input.
 #[pyfunction]
 #[pyo3(signature = (x, y, /, *, alternative = "two-sided", method = "auto", variant = "exact"))]
 fn siegel_tukey(
@@ -107,6 +147,12 @@ fn siegel_tukey(
     })
 }
 
+/// Row-wise :func:`siegel_tukey` over two 2-D arrays with the same number of rows, NaN entries
+/// being padding. Multi-threaded, GIL released. Returns ``(statistic, pvalue, method_code,
+/// status_code)``: method 0 exact, 1 asymptotic, 2 none; status indexes
+/// :data:`SIEGEL_TUKEY_STATUS`, and rows with a non-zero status have NaN statistic and p-value.
+/// Raises ``ShapeError`` when the row counts differ. Use
+/// :func:`matheval_fast.stats.siegel_tukey_batch` for a named result.
 #[pyfunction]
 #[pyo3(signature = (x, y, /, *, alternative = "two-sided", method = "auto", variant = "exact"))]
 fn siegel_tukey_batch<'py>(
@@ -184,6 +230,10 @@ fn label_codes(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<i64>> {
         .collect()
 }
 
+/// Cohen's kappa of two integer label arrays (see :func:`matheval_fast.stats.cohen_kappa`).
+///
+/// Float arrays are accepted when every value is a whole number; a NaN (a missing label) raises
+/// ``DomainError``, another fraction ``ValueError``.
 #[pyfunction]
 #[pyo3(signature = (a, b, /))]
 fn cohen_kappa(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
@@ -194,6 +244,8 @@ fn cohen_kappa(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
 /// (tp, fp, fn, tn, accuracy, precision, recall, f1, macro_f1)
 type ConfusionTuple = (u64, u64, u64, u64, f64, f64, f64, f64, f64);
 
+/// ``(tp, fp, fn, tn, accuracy, precision, recall, f1, macro_f1)`` of two boolean arrays (see
+/// :func:`matheval_fast.stats.confusion_metrics`).
 #[pyfunction]
 #[pyo3(signature = (y_true, y_pred, /, *, zero_division = 0.0))]
 fn confusion_metrics(
@@ -247,6 +299,12 @@ fn count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     }
 }
 
+/// Wilson score interval ``(low, high)`` for ``successes`` out of ``n`` at two-sided
+/// ``confidence``.
+///
+/// Raises ``DomainError`` for ``n == 0``, ``ValueError`` for a negative count, a count above
+/// ``2**64 - 1``, ``successes > n`` or a confidence outside (0, 1), and ``TypeError`` for a
+/// count that is not an int.
 #[pyfunction]
 #[pyo3(signature = (successes, n, /, *, confidence = 0.95))]
 fn wilson_interval(
@@ -260,7 +318,13 @@ fn wilson_interval(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SiegelTukeyResult>()?;
-    m.add("SIEGEL_TUKEY_STATUS", PyTuple::new(m.py(), Status::NAMES)?)?;
+    m.add(
+        "SIEGEL_TUKEY_STATUS",
+        vocabulary(m, "siegel_tukey_status", Status::NAMES)?,
+    )?;
+    vocabulary(m, "alternative", Alternative::NAMES)?;
+    vocabulary(m, "method", Method::NAMES)?;
+    vocabulary(m, "variant", Variant::NAMES)?;
     m.add_function(wrap_pyfunction!(siegel_tukey, m)?)?;
     m.add_function(wrap_pyfunction!(siegel_tukey_batch, m)?)?;
     m.add_function(wrap_pyfunction!(cohen_kappa, m)?)?;

@@ -10,7 +10,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-use super::errors::to_pyerr;
+use super::convert::vocabulary;
+use super::error::to_pyerr;
 use crate::error::Error;
 use crate::records::{self, Column, Field, Member, Want};
 
@@ -118,18 +119,21 @@ fn with_bytes<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) 
 }
 
 fn want(s: &str) -> PyResult<Want> {
-    match s {
-        "text" => Ok(Want::Text),
-        "list" => Ok(Want::TextList),
-        "number" => Ok(Want::Number),
-        other => Err(to_pyerr(Error::InvalidValue(format!(
-            "field kind must be 'text', 'list' or 'number', got {other:?}"
-        )))),
-    }
+    s.parse().map_err(to_pyerr)
 }
 
-/// Read the JSON Lines in `data`; `fields` is a list of `(dotted path, kind)` with kind `text`,
-/// `list` or `number`. Returns `(lines, starts, ends, bad, columns, tag_names, line_count)`.
+/// Named fields out of every line of ``data`` (JSON Lines), in parallel, skipping the rest.
+///
+/// ``fields``: ``(dotted path, kind)``; a path segment of digits indexes an array. Kinds: ``text``
+/// (a string's text; numbers and booleans as their JSON literal; arrays and objects as JSON
+/// text), ``list`` (an array as a list of texts; a scalar as a list of one), ``number`` (f64;
+/// booleans 1/0). Returns ``(lines, starts, ends, bad, columns, tag_names, line_count)``: the
+/// 0-based line index and trimmed byte range of each good record (uint64 arrays), the bad lines
+/// as ``(line index, message)``, one column per field as Arrow-style buffers (numpy arrays: int64
+/// offsets, uint8 UTF-8 data, uint8 LSB-first validity bitmap; the null count; uint8 JSON-type
+/// tags named by ``tag_names``), and the number of lines in ``data``. A repeated key keeps its
+/// first value; Python's ``NaN``/``Infinity`` literals read as null; a wanted value nested deeper
+/// than 128 levels makes its line bad.
 #[pyfunction]
 #[pyo3(signature = (data, fields, /))]
 fn read_json_lines<'py>(
@@ -176,11 +180,11 @@ fn read_json_lines<'py>(
     )
 }
 
-/// Records `data[starts[i]:ends[i]]` (JSON objects) rewritten as JSON Lines with members added
-/// before each closing brace; returned as bytes, or appended to the file `append_to` (returning
-/// the number of bytes written). `members` is a list of `(key, kind, values)`: kind `number`
-/// (float64 array, NaN = null), `bool` (int8 array: 1, 0, -1 = null) or `text` (list of
-/// str or None).
+/// The records ``data[starts[i]:ends[i]]`` (JSON objects) as JSON Lines with ``"key": value``
+/// members added before each closing brace; everything else byte for byte. Values: ``number``
+/// float64 array (NaN = null), ``bool`` int8 array (1, 0, -1 = null), ``text`` list of str/None.
+/// With ``append_to`` (a file path) the lines are appended to that file and the byte count
+/// returned.
 #[pyfunction]
 #[pyo3(signature = (data, starts, ends, members, /, append_to=None))]
 fn append_json_members<'py>(
@@ -249,9 +253,10 @@ fn append_json_members<'py>(
     }
 }
 
-/// GSM8K-form golds reduced to their answer (`crate::check::gsm8k_answer`), others unchanged,
-/// over an Arrow large_string array's buffers: `(offsets, data, validity bitmap or None, offset)`
-/// in, `(offsets, data)` out (validity unchanged).
+/// GSM8K-form golds (``solution\n#### 18``) reduced to their answer (the rest of the line
+/// after the last ``####``, trimmed, when it starts like a number), others unchanged, over an
+/// Arrow ``large_string`` array's buffers; returns the new ``(offsets, data)`` (nulls stay).
+// The reduction is `crate::check::gsm8k_answer`, the one the checker uses.
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, offset, /))]
 fn gsm8k_gold_answers<'py>(
@@ -297,6 +302,8 @@ fn gsm8k_gold_answers<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    vocabulary(m, "field_kind", Want::NAMES)?;
+    vocabulary(m, "json_type", records::Tag::NAMES)?;
     m.add_function(wrap_pyfunction!(gsm8k_gold_answers, m)?)?;
     m.add_function(wrap_pyfunction!(read_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(append_json_members, m)?)?;
