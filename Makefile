@@ -34,7 +34,7 @@ demo: build ## score the bundled sample data and print accuracy tables; run the 
 	$(PY) scripts/judge_demo.py
 
 test-rust: ## cargo test (no Python needed)
-	cargo test -q
+	PROPTEST_RNG_SEED=$${PROPTEST_RNG_SEED:-20261124} cargo test -q
 
 test-python: build ## pytest against the built extension
 	$(PY) -m pytest -q

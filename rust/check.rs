@@ -354,9 +354,19 @@ pub fn verdict_from_equiv(
 ) -> Verdict {
     let o = equiv::equivalent(gold, pred, eopts);
     if !o.gold_parsed {
-        return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, extracted);
+        let reason = if o.over_budget {
+            Reason::OverBudget
+        } else {
+            Reason::GoldUnparseable
+        };
+        return Verdict::with_reason(reason, DecidedBy::None, extracted);
     }
     match o.result {
+        // A prediction over the parser's budgets is not handed to SymPy (whose parser would
+        // spend its whole deadline on it): `over_budget`, decided here.
+        Equivalence::Undecided if !o.pred_parsed && o.over_budget => {
+            Verdict::with_reason(Reason::OverBudget, DecidedBy::None, extracted)
+        }
         Equivalence::Equal => Verdict::decided(true, o.path, extracted),
         Equivalence::NotEqual if !o.pred_parsed => {
             Verdict::with_reason(Reason::PredUnparseable, o.path, extracted)
@@ -476,6 +486,31 @@ mod tests {
         assert!(
             fixed("It costs $400 000 in total.", "400000").correct
                 || fixed("The answer is $400 000", "400000").correct
+        );
+    }
+
+    #[test]
+    fn over_the_parse_budgets_is_over_budget_and_never_sent_to_sympy() {
+        // A gold over the node budget is over budget, not unparseable.
+        let big_gold = vec!["x"; 3_000].join("+");
+        let v = fixed("The answer is $x$", &big_gold);
+        assert_eq!(v.reason, Reason::OverBudget);
+        // A prediction over the length, size or depth budgets.
+        let n = 3_000;
+        let deep = format!("${}1{}$", "\\frac{1}{".repeat(n), "}".repeat(n));
+        for pred in [deep, format!("$\\sqrt{{{}}}$", "x+".repeat(12_000) + "x")] {
+            let v = fixed(&pred, "\\frac12");
+            assert_eq!(v.reason, Reason::OverBudget, "{}", &pred[..20]);
+            assert!(v.sympy.is_none());
+        }
+        let nested = format!("${}x{}$", "(".repeat(500), ")".repeat(500));
+        let v = fixed(&nested, "\\frac12");
+        assert_eq!(v.reason, Reason::OverBudget);
+        assert!(v.sympy.is_none());
+        // A syntax error is still unparseable (and the prediction still goes to SymPy).
+        assert_eq!(
+            fixed("The answer is 5", "\\frac{").reason,
+            Reason::GoldUnparseable
         );
     }
 

@@ -281,6 +281,16 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         }
         return non_empty(inner.to_string());
     }
+    // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
+    // Decided on the first character, before the line is read, so that a run of anchors that all
+    // fail ("########...") costs constant work each, not a scan of the rest of the line.
+    if text[..pos].ends_with("####")
+        && !rest
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
+    {
+        return None;
+    }
     let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
     let first_word = &rest[..word_len];
     if NOT_AN_ANSWER
@@ -291,6 +301,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
     }
     // Up to the end of the line, then of the sentence ('.' not inside a number).
     let line = rest.split('\n').next().unwrap_or("");
+    count_work(line.len());
     let b = line.as_bytes();
     let mut end = line.len();
     for (i, &c) in b.iter().enumerate() {
@@ -303,12 +314,6 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         }
     }
     let mut ans = line[..end].trim().trim_end_matches(['*', '.', ' ']).trim();
-    // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
-    if text[..pos].ends_with("####")
-        && !ans.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
-    {
-        return None;
-    }
     if let Some(b) = whole_box(ans) {
         return non_empty(b.to_string());
     }
@@ -325,17 +330,67 @@ fn non_empty(s: String) -> Option<String> {
 /// currency ("$5 and $3") is not math: the opener is followed by a non-space, the closer is
 /// preceded by a non-space and not followed by a digit.
 fn math_span_at(s: &str, i: usize) -> Option<(String, usize)> {
+    match math_span_or_dead_end(s, i, &mut Unclosed::default()) {
+        Span::Found(c, end) => Some((c, end)),
+        Span::None => None,
+    }
+}
+
+enum Span {
+    Found(String, usize),
+    None,
+}
+
+/// Which openers were found with no closer anywhere after them: a later opener of the same kind
+/// cannot close either, so it is not searched again (`\[\[\[...` is linear, not quadratic).
+#[derive(Default)]
+struct Unclosed {
+    display: [bool; 3],
+    dollar: bool,
+}
+
+// Bytes the span and anchor scans looked at, for the tests that count work (a quadratic path
+// shows as work growing faster than the input).
+#[cfg(test)]
+thread_local! {
+    static SPAN_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn count_work(_bytes: usize) {
+    #[cfg(test)]
+    SPAN_WORK.with(|w| w.set(w.get() + _bytes));
+}
+
+fn math_span_or_dead_end(s: &str, i: usize, unclosed: &mut Unclosed) -> Span {
     let r = &s[i..];
-    for (open, close) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)")] {
+    count_work(1);
+    for (k, (open, close)) in [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)")]
+        .into_iter()
+        .enumerate()
+    {
         if let Some(body) = r.strip_prefix(open) {
-            let j = body.find(close)?;
-            return Some((body[..j].to_string(), i + open.len() + j + close.len()));
+            if unclosed.display[k] {
+                return Span::None;
+            }
+            let found = body.find(close);
+            count_work(found.map_or(body.len(), |j| j + close.len()));
+            let Some(j) = found else {
+                unclosed.display[k] = true;
+                return Span::None;
+            };
+            return Span::Found(body[..j].to_string(), i + open.len() + j + close.len());
         }
     }
-    let body = r.strip_prefix('$')?;
-    if body.is_empty() {
-        return None;
+    let Some(body) = r.strip_prefix('$') else {
+        return Span::None;
+    };
+    if body.is_empty() || unclosed.dollar {
+        return Span::None;
     }
+    // The scan below steps over escapes two bytes at a time; a later `$` it reached was either a
+    // closer candidate (the scan stops there) or escaped (`\$`), and a scan starting there runs
+    // in step with this one from the next byte on. So once a scan meets no candidate before the
+    // end, no later `$` can open a span.
     let bb = body.as_bytes();
     let mut k = 0;
     let mut latexy = false;
@@ -353,25 +408,29 @@ fn math_span_at(s: &str, i: usize) -> Option<(String, usize)> {
             let tight =
                 !body.starts_with(char::is_whitespace) && k > 0 && !bb[k - 1].is_ascii_whitespace();
             let next_digit = k + 1 < bb.len() && bb[k + 1].is_ascii_digit();
+            count_work(k);
             if (tight || latexy) && !next_digit {
-                return Some((body[..k].to_string(), i + 1 + k + 1));
+                return Span::Found(body[..k].to_string(), i + 1 + k + 1);
             }
-            return None;
+            return Span::None;
         }
         k += 1;
     }
-    None
+    count_work(bb.len());
+    unclosed.dollar = true;
+    Span::None
 }
 
 fn last_math_span(text: &str) -> Option<(String, usize)> {
     let mut last: Option<(String, usize)> = None;
+    let mut unclosed = Unclosed::default();
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'$'
             || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'('))
         {
-            if let Some((c, end)) = math_span_at(text, i) {
+            if let Span::Found(c, end) = math_span_or_dead_end(text, i, &mut unclosed) {
                 if !c.trim().is_empty() {
                     last = Some((c.trim().to_string(), end));
                 }
@@ -462,6 +521,39 @@ mod tests {
             fwd.reverse();
             let back: Vec<usize> = AnchorsBackward { b: t.as_bytes(), upto: t.len(), pending_hash: Vec::new() }.collect();
             proptest::prop_assert_eq!(fwd, back);
+        }
+    }
+
+    /// Work (bytes the span and anchor scans looked at) for `make(n)` and `make(2n)`.
+    fn work_at(make: impl Fn(usize) -> String, n: usize) -> (usize, usize) {
+        let mut out = [0; 2];
+        for (slot, size) in out.iter_mut().zip([n, 2 * n]) {
+            let text = make(size);
+            SPAN_WORK.with(|w| w.set(0));
+            let _ = extract(&text, &[]);
+            *slot = SPAN_WORK.with(|w| w.get()).max(1);
+        }
+        (out[0], out[1])
+    }
+
+    #[test]
+    fn adversarial_runs_take_linear_work() {
+        type Make = fn(usize) -> String;
+        let cases: [(&str, Make); 6] = [
+            ("####", |n| "####".repeat(n)),
+            ("\\$", |n| "\\$".repeat(n) + "5"),
+            ("\\[", |n| "\\[".repeat(n) + "5"),
+            ("\\(", |n| "\\(".repeat(n) + "5"),
+            ("$$", |n| "$$ x ".repeat(n) + "$$"),
+            ("The answer is ####", |n| "The answer is ####".repeat(n)),
+        ];
+        for (name, make) in cases {
+            let n = 4_000;
+            let (small, big) = work_at(make, n);
+            // Linear work doubles; the quadratic paths these inputs once took grew 4x, and
+            // spent about n^2/2 = 8e6 bytes at this size.
+            assert!(big <= 2 * small + 64, "{name}: work {small} -> {big}");
+            assert!(big <= 40 * n, "{name}: work {big} for n = {n}");
         }
     }
 

@@ -5,7 +5,7 @@
 
 use num_integer::gcd;
 
-use crate::scan::braces::{matching_brace, whole_macro_arg};
+use crate::scan::braces::{matching_brace, whole_macro_arg, BraceIndex};
 use crate::scan::digit_groups::{self, Context};
 
 /// A number as written in an answer.
@@ -22,6 +22,9 @@ pub struct WrittenNumber {
     pub sig_digits: u32,
     /// Written with a percent sign.
     pub percent: bool,
+    /// An integer too long for `exact`: its digits, sign first, no leading zeros. Integers of any
+    /// length compare digit for digit, never as floats (10^36 and 10^36 + 1 differ).
+    pub big_integer: Option<String>,
 }
 
 impl WrittenNumber {
@@ -41,7 +44,17 @@ impl WrittenNumber {
             decimals: None,
             sig_digits: 0,
             percent: false,
+            big_integer: None,
         })
+    }
+
+    /// The integer's digits, sign first (`None` unless it is an integer written as one).
+    fn integer_digits(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match (&self.big_integer, self.exact) {
+            (Some(d), _) => Some(std::borrow::Cow::Borrowed(d.as_str())),
+            (None, Some((n, 1))) if self.decimals.is_none() => Some(n.to_string().into()),
+            _ => None,
+        }
     }
 
     /// Is the value an integer written as one (or an exact fraction equal to one)?
@@ -61,6 +74,7 @@ impl WrittenNumber {
             });
         n.decimals = self.decimals.map(|d| d + 2);
         n.percent = false;
+        n.big_integer = None;
         n
     }
 }
@@ -267,12 +281,24 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
                 ds.to_string()
             };
             let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
+            let big_integer = (!has_point && exp >= 0).then(|| {
+                let lead = text.trim_start_matches('0');
+                let mut d = String::with_capacity(lead.len() + exp as usize);
+                if !lead.is_empty() {
+                    d.push_str(lead);
+                    d.extend(std::iter::repeat_n('0', exp as usize));
+                } else {
+                    d.push('0');
+                }
+                d
+            });
             WrittenNumber {
                 exact: None,
                 value: v,
                 decimals: None,
                 sig_digits: 0,
                 percent: false,
+                big_integer,
             }
         }
     };
@@ -331,7 +357,7 @@ pub fn parse_number(s: &str) -> Option<WrittenNumber> {
     };
     let body = strip_currency(body.trim_start());
     let (mut n, end) = if body.starts_with('\\') {
-        frac_at(body, 0)?
+        frac_at(body, 0, &|o| matching_brace(body, o))?
     } else {
         let (a, e1) = literal_at(body, 0, true)?;
         match slash_denominator(body, &a, e1) {
@@ -360,6 +386,13 @@ pub fn parse_number(s: &str) -> Option<WrittenNumber> {
 fn negate(n: &mut WrittenNumber) {
     n.value = -n.value;
     n.exact = n.exact.map(|(a, b)| (-a, b));
+    if let Some(d) = &mut n.big_integer {
+        if let Some(pos) = d.strip_prefix('-') {
+            *d = pos.to_string();
+        } else if d != "0" {
+            d.insert(0, '-');
+        }
+    }
 }
 
 fn strip_currency(s: &str) -> &str {
@@ -398,7 +431,12 @@ fn is_unit_tail(rest: &str) -> bool {
 }
 
 /// `\frac{a}{b}`, `\frac ab`, `a/b` (integers or decimals) at `i`.
-fn frac_at(s: &str, i: usize) -> Option<(WrittenNumber, usize)> {
+/// `close_of(open)`: the `}` matching the `{` at `open` (a [`BraceIndex`] when many are asked).
+fn frac_at(
+    s: &str,
+    i: usize,
+    close_of: &dyn Fn(usize) -> Option<usize>,
+) -> Option<(WrittenNumber, usize)> {
     let r = &s[i..];
     if let Some(after) = r
         .strip_prefix("\\frac")
@@ -406,8 +444,8 @@ fn frac_at(s: &str, i: usize) -> Option<(WrittenNumber, usize)> {
         .or_else(|| r.strip_prefix("\\tfrac"))
     {
         let base = s.len() - after.len();
-        let (a, e1) = frac_arg(s, base)?;
-        let (b, e2) = frac_arg(s, e1)?;
+        let (a, e1) = frac_arg(s, base, close_of)?;
+        let (b, e2) = frac_arg(s, e1, close_of)?;
         return Some((divide(&a, &b)?, e2));
     }
     let (a, e1) = literal_at(s, i, false)?;
@@ -427,14 +465,18 @@ fn slash_denominator(s: &str, a: &WrittenNumber, e1: usize) -> Option<(WrittenNu
 }
 
 /// One argument of `\frac`: `{number}` or a single digit.
-fn frac_arg(s: &str, i: usize) -> Option<(WrittenNumber, usize)> {
+fn frac_arg(
+    s: &str,
+    i: usize,
+    close_of: &dyn Fn(usize) -> Option<usize>,
+) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
     let mut k = i;
     while k < b.len() && b[k] == b' ' {
         k += 1;
     }
     if k < b.len() && b[k] == b'{' {
-        let close = matching_brace(s, k)?;
+        let close = close_of(k)?;
         let inner = s[k + 1..close].trim();
         let (neg, inner) = match inner.strip_prefix('-') {
             Some(r) => (true, r.trim_start()),
@@ -473,6 +515,7 @@ fn divide(a: &WrittenNumber, b: &WrittenNumber) -> Option<WrittenNumber> {
                 decimals: None,
                 sig_digits: 0,
                 percent: false,
+                big_integer: None,
             })
         }
     }
@@ -484,6 +527,7 @@ fn divide(a: &WrittenNumber, b: &WrittenNumber) -> Option<WrittenNumber> {
 pub fn scan_numbers(s: &str) -> Vec<Found> {
     let b = s.as_bytes();
     let mut out = Vec::new();
+    let mut brace_index: Option<BraceIndex> = None;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -515,7 +559,9 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
             }
         }
         let parsed = if starts_frac {
-            frac_at(s, i)
+            // One brace pass for the whole text, made on the first `\frac`.
+            let braces = brace_index.get_or_insert_with(|| BraceIndex::new(s));
+            frac_at(s, i, &|o| braces.matching(o))
         } else {
             literal_at(s, i, false).map(|(a, e1)| slash_denominator(s, &a, e1).unwrap_or((a, e1)))
         };
@@ -575,6 +621,12 @@ pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, rounding: bool)
 }
 
 fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, rounding: bool) -> bool {
+    // An integer too long for i128 on either side: equal only as the same integer.
+    if g.big_integer.is_some() || p.big_integer.is_some() {
+        if let (Some(a), Some(b)) = (g.integer_digits(), p.integer_digits()) {
+            return a == b;
+        }
+    }
     if let (Some(a), Some(b)) = (g.exact, p.exact) {
         if a == b {
             return true;
@@ -629,6 +681,25 @@ mod tests {
     }
     fn eq(g: &str, p: &str) -> bool {
         numbers_equal(&n(g), &n(p), true)
+    }
+
+    #[test]
+    fn integers_of_any_length_compare_exactly() {
+        let big = format!("1{}", "0".repeat(36));
+        let plus_one = format!("1{}1", "0".repeat(35));
+        assert!(!eq(&big, &plus_one) && !eq(&plus_one, &big));
+        assert!(eq(&big, &big.clone()));
+        // Thousands separators, a sign, leading zeros and an integer exponent change nothing.
+        let grouped = format!("1{}", ",000".repeat(12));
+        assert!(eq(&big, &grouped));
+        assert!(eq(&format!("-{big}"), &format!("-00{big}")));
+        assert!(!eq(&format!("-{big}"), &big));
+        assert!(eq(&big, "1e36") && eq("1e36", &big));
+        let long = "7".repeat(60);
+        assert!(eq(&long, &long.clone()));
+        assert!(!eq(&long, &format!("{}8", "7".repeat(59))));
+        // Small against big: never equal by float rounding.
+        assert!(!eq("5", &long));
     }
 
     #[test]

@@ -73,6 +73,11 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
             let mut out = EquivOutcome::undecided();
             out.gold_parsed = g.is_ok();
             out.pred_parsed = p.is_ok();
+            // The side that decides the reason: the gold when it failed, else the prediction.
+            out.over_budget = match (&g, &p) {
+                (Err(e), _) | (Ok(_), Err(e)) => latex::is_over_budget(e),
+                _ => false,
+            };
             return out;
         }
     };

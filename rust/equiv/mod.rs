@@ -73,7 +73,8 @@ pub struct EquivOutcome {
     pub gold_parsed: bool,
     /// `false` when the prediction could not be parsed at all (`pred_unparseable`).
     pub pred_parsed: bool,
-    /// `true` when a budget stopped the engine (the verdict may become `over_budget`).
+    /// `true` when a budget stopped the engine (the verdict may become `over_budget`), or when
+    /// the side that failed to parse (the gold if it did) was over a parse budget.
     pub over_budget: bool,
 }
 

@@ -35,12 +35,25 @@ impl Default for ParseOptions {
     }
 }
 
+/// Messages of the parse errors that mean "over a budget" (length, size, nesting), not "not
+/// mathematics": a verdict reports them as `over_budget`, and nothing hands such a string on to
+/// SymPy.
+pub const TOO_LONG: &str = "input longer than";
+pub const TOO_LARGE: &str = "expression too large";
+pub const TOO_DEEP: &str = "expression nested too deeply";
+
+/// Is this parse error a budget (see [`TOO_LONG`], [`TOO_LARGE`], [`TOO_DEEP`])?
+pub fn is_over_budget(e: &Error) -> bool {
+    matches!(e, Error::Parse { message, .. }
+        if [TOO_LONG, TOO_LARGE, TOO_DEEP].iter().any(|m| message.starts_with(m)))
+}
+
 /// Parse one math string.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() > opts.max_chars {
         return Err(Error::Parse {
-            message: format!("input longer than {} characters", opts.max_chars),
+            message: format!("{TOO_LONG} {} characters", opts.max_chars),
             position: opts.max_chars,
         });
     }
@@ -48,7 +61,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
     // Braces and scripts make tokens outnumber nodes; the exact node count is checked below.
     if toks.len() > opts.max_nodes.saturating_mul(4) {
         return Err(Error::Parse {
-            message: "expression too large".into(),
+            message: TOO_LARGE.into(),
             position: 0,
         });
     }
@@ -56,7 +69,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Expr> {
     let e = p.parse_top()?;
     if e.size() > opts.max_nodes {
         return Err(Error::Parse {
-            message: "expression too large".into(),
+            message: TOO_LARGE.into(),
             position: 0,
         });
     }

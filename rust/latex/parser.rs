@@ -88,7 +88,7 @@ impl Parser {
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > self.max_depth {
-            return perr("expression nested too deeply", self.pos());
+            return perr(super::TOO_DEEP, self.pos());
         }
         Ok(())
     }

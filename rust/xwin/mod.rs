@@ -141,6 +141,7 @@ pub fn remove_text_box_only(input: &str) -> String {
         }
         i
     };
+    let groups = pyparse::GroupEnds::new(input);
     let mut out = String::new();
     let mut last = 0;
     let mut loc = 0;
@@ -153,7 +154,7 @@ pub fn remove_text_box_only(input: &str) -> String {
         for lit in ["\\text", "\\mbox"] {
             if input[pre..].starts_with(lit) {
                 let b = ws(pre + lit.len());
-                if let Some(mut e) = pyparse::nested_braces_end(input, b) {
+                if let Some(mut e) = groups.end(b) {
                     let c = ws(e);
                     if c < s.len() && s[c] == b'^' {
                         let d = ws(c + 1);

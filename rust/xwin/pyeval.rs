@@ -154,6 +154,10 @@ fn number_literal(src: &str, i: usize) -> Result<(PyNum, usize), EvalError> {
     if text.len() > 1 && text.starts_with('0') && text.bytes().any(|c| c != b'0') {
         return Err(EvalError::Invalid);
     }
+    // A decimal literal over CPython's int_max_str_digits is a SyntaxError there.
+    if text.len() > super::pynum::INT_MAX_STR_DIGITS {
+        return Err(EvalError::Invalid);
+    }
     let v: BigInt = text.parse().map_err(|_| EvalError::Invalid)?;
     Ok((PyNum::Int(v), j))
 }

@@ -138,8 +138,15 @@ fn is_nd_zero(c: char) -> bool {
     }
 }
 
+/// CPython's default `sys.get_int_max_str_digits()` (3.11+, and the 3.7–3.10 security
+/// releases since September 2022): `int()` of a decimal string, or a decimal literal, with more
+/// digits raises ValueError. Emulating it also keeps the work linear: a decimal string of n
+/// digits costs O(n^2) to convert to a big integer.
+pub const INT_MAX_STR_DIGITS: usize = 4300;
+
 /// Python `int(s)` for a base-10 string: surrounding whitespace, one sign, digits (any Nd
-/// script), single underscores between digits.
+/// script), single underscores between digits; `None` where Python raises ValueError
+/// (including more than [`INT_MAX_STR_DIGITS`] digits).
 pub fn py_int(s: &str) -> Option<BigInt> {
     let t = s.trim_matches(py_isspace);
     let (neg, body) = match t.as_bytes().first() {
@@ -148,6 +155,9 @@ pub fn py_int(s: &str) -> Option<BigInt> {
         _ => (false, t),
     };
     let digits = underscored_digits(body)?;
+    if digits.len() > INT_MAX_STR_DIGITS {
+        return None;
+    }
     let v: BigInt = digits.parse().ok()?;
     Some(if neg { -v } else { v })
 }
@@ -250,6 +260,13 @@ mod tests {
         assert_eq!(py_int("٣٤"), Some(BigInt::from(34)));
         assert_eq!(py_int("1e3"), None);
         assert_eq!(py_int("-"), None);
+        // CPython's int_max_str_digits: 4300 digits convert, 4301 raise ValueError.
+        assert!(py_int(&"7".repeat(INT_MAX_STR_DIGITS)).is_some());
+        assert_eq!(py_int(&"7".repeat(INT_MAX_STR_DIGITS + 1)), None);
+        assert_eq!(
+            py_int(&format!("-{}", "1".repeat(INT_MAX_STR_DIGITS + 1))),
+            None
+        );
         assert_eq!(py_float("1.5e3"), Some(1500.0));
         assert_eq!(py_float(".5"), Some(0.5));
         assert_eq!(py_float("5."), Some(5.0));

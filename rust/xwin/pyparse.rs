@@ -236,23 +236,31 @@ fn quoted_string_end(text: &str, i: usize) -> Option<usize> {
 /// `nestedExpr('{', '}')` at `i` (after whitespace skipping): end of the balanced group. Depth
 /// is bounded so adversarial input cannot exhaust the stack; pyparsing would raise
 /// RecursionError there, which the seed's callers would not survive either.
+#[cfg(test)]
 pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
+    nested_braces_end_counted(text, i).0
+}
+
+/// [`nested_braces_end`] and the number of tokens it stepped over.
+fn nested_braces_end_counted(text: &str, i: usize) -> (Option<usize>, usize) {
     let s = text.as_bytes();
     if i >= s.len() || s[i] != b'{' {
-        return None;
+        return (None, 0);
     }
     let mut depth = 1usize;
     let mut k = i + 1;
+    let mut steps = 0usize;
     loop {
+        steps += 1;
         k = skip_ws(s, k);
         if k >= s.len() {
-            return None;
+            return (None, steps);
         }
         match s[k] {
             b'{' => {
                 depth += 1;
-                if depth > 10_000 {
-                    return None;
+                if depth > MAX_GROUP_DEPTH {
+                    return (None, steps);
                 }
                 k += 1;
             }
@@ -260,7 +268,7 @@ pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
                 depth -= 1;
                 k += 1;
                 if depth == 0 {
-                    return Some(k);
+                    return (Some(k), steps);
                 }
             }
             b'"' | b'\'' => match quoted_string_end(text, k) {
@@ -272,14 +280,97 @@ pub(crate) fn nested_braces_end(text: &str, i: usize) -> Option<usize> {
     }
 }
 
+/// `nestedExpr('{', '}')` answered for many starts in one text, in linear total work.
+///
+/// pyparsing's scanners try a group at every candidate start and rescan up to the end (or to the
+/// depth limit) from each: quadratic on `\boxed{\boxed{...` (the seed's own behaviour). The
+/// answer for every start is the same as [`nested_braces_end`]'s:
+/// - without quote characters the scan visits every byte from its start, so one bracket-matching
+///   pass with a stack gives every group's end, and a group fails when the stack grows more than
+///   the depth limit above it while it is open;
+/// - with quotes, scans from different starts can step through different quoted units, so each
+///   start is scanned on its own, within a total budget of steps ([`GROUP_SCAN_BUDGET`]); past
+///   it, later starts find no group (where the seed would hit its 5 s timeout).
+pub(crate) struct GroupEnds<'a> {
+    text: &'a str,
+    /// Sorted `{` offsets and the end of the group each opens (no-quote texts only).
+    index: Option<(Vec<usize>, Vec<Option<usize>>)>,
+    budget: std::cell::Cell<usize>,
+}
+
+/// Total scan steps for texts with quote characters (see [`GroupEnds`]).
+pub(crate) const GROUP_SCAN_BUDGET: usize = 8 << 20;
+
+/// pyparsing's recursion stands in for this depth limit (see [`nested_braces_end`]).
+const MAX_GROUP_DEPTH: usize = 10_000;
+
+impl<'a> GroupEnds<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        let index = (!text.bytes().any(|b| b == b'"' || b == b'\'')).then(|| {
+            let (mut opens, mut ends) = (Vec::new(), Vec::new());
+            let mut stack: Vec<usize> = Vec::new();
+            // Stack entries below this index are known to exceed the depth limit.
+            let mut marked = 0usize;
+            let mut failed: Vec<bool> = Vec::new();
+            for (pos, b) in text.bytes().enumerate() {
+                match b {
+                    b'{' => {
+                        stack.push(opens.len());
+                        opens.push(pos);
+                        ends.push(None);
+                        failed.push(false);
+                        while marked + MAX_GROUP_DEPTH < stack.len() {
+                            failed[stack[marked]] = true;
+                            marked += 1;
+                        }
+                    }
+                    b'}' => {
+                        if let Some(k) = stack.pop() {
+                            if !failed[k] {
+                                ends[k] = Some(pos + 1);
+                            }
+                            marked = marked.min(stack.len());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            (opens, ends)
+        });
+        GroupEnds {
+            text,
+            index,
+            budget: std::cell::Cell::new(GROUP_SCAN_BUDGET),
+        }
+    }
+
+    /// Same as `nested_braces_end(text, i)`.
+    pub(crate) fn end(&self, i: usize) -> Option<usize> {
+        match &self.index {
+            Some((opens, ends)) => ends[opens.binary_search(&i).ok()?],
+            None => {
+                let left = self.budget.get();
+                if left == 0 {
+                    return None;
+                }
+                let (end, steps) = nested_braces_end_counted(self.text, i);
+                self.budget.set(left.saturating_sub(steps));
+                end
+            }
+        }
+    }
+}
+
 /// `search_for_boxes`: contents of every `\boxed{...}` / `\mbox{...}` found by scanning.
 pub fn search_for_boxes(text: &str) -> Vec<String> {
-    search_string(&expand_tabs(text), |text, pre| {
+    let text = expand_tabs(text);
+    let groups = GroupEnds::new(&text);
+    search_string(&text, |text, pre| {
         let lit = ["\\boxed", "\\mbox"]
             .into_iter()
             .find(|l| text[pre..].starts_with(l))?;
         let b = skip_ws(text.as_bytes(), pre + lit.len());
-        let e = nested_braces_end(text, b)?;
+        let e = groups.end(b)?;
         Some((e, text[b + 1..e - 1].to_string()))
     })
 }
@@ -308,6 +399,85 @@ mod tests {
         assert_eq!(expand_tabs("a\tb\n\tc"), "a       b\n        c");
         assert_eq!(search_for_boxes("\\boxed{\ta}"), [" a"]);
         assert_eq!(search_for_numbers("$x\ty$"), ["x      y"]);
+    }
+
+    /// Every start of every small text: the one-pass index equals the per-start scan.
+    fn assert_group_ends_match(text: &str) {
+        let groups = GroupEnds::new(text);
+        for i in 0..=text.len() {
+            if text.is_char_boundary(i) {
+                assert_eq!(groups.end(i), nested_braces_end(text, i), "{text:?} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn group_index_keeps_the_depth_limit() {
+        for depth in [
+            MAX_GROUP_DEPTH - 1,
+            MAX_GROUP_DEPTH,
+            MAX_GROUP_DEPTH + 1,
+            MAX_GROUP_DEPTH + 7,
+        ] {
+            let text = format!("{}x{}", "{".repeat(depth), "}".repeat(depth));
+            let groups = GroupEnds::new(&text);
+            for i in [0, 1, 5, 7, 8, depth / 2, depth - 1] {
+                assert_eq!(
+                    groups.end(i),
+                    nested_braces_end(&text, i),
+                    "depth {depth} at {i}"
+                );
+            }
+        }
+        // A deep group closed later, and a shallow one opened after the deep part closed.
+        let text = format!(
+            "{}{}{{a}}",
+            "{".repeat(MAX_GROUP_DEPTH + 2),
+            "}".repeat(MAX_GROUP_DEPTH + 2)
+        );
+        let groups = GroupEnds::new(&text);
+        let last = text.len() - 3;
+        assert_eq!(groups.end(last), Some(text.len()));
+        assert_eq!(groups.end(0), None);
+        assert_eq!(groups.end(3), Some(text.len() - 6));
+    }
+
+    #[test]
+    fn nested_unclosed_boxes_take_linear_work() {
+        // The seed rescans from every `\boxed{`; the index answers each start at once, so a
+        // 20k-deep pile is decided by one pass (the per-start scan would take 10^8 steps).
+        let n = 20_000;
+        let text = "\\boxed{".repeat(n);
+        assert!(search_for_boxes(&text).is_empty());
+        let closed = format!("{}5{}", "\\boxed{".repeat(n), "}".repeat(n));
+        let found = search_for_boxes(&closed);
+        // Starts deeper than the limit fail; the first within it takes the rest.
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].len(),
+            closed.len() - 7 * (n - MAX_GROUP_DEPTH) - 8 - (n - MAX_GROUP_DEPTH)
+        );
+    }
+
+    #[test]
+    fn quoted_texts_scan_within_a_budget() {
+        let text = format!("\"{}", "\\mbox{".repeat(4_000));
+        let groups = GroupEnds::new(&text);
+        assert!(groups.index.is_none());
+        let mut calls = 0;
+        for i in 0..text.len() {
+            calls += usize::from(groups.end(i).is_some());
+        }
+        assert_eq!(calls, 0);
+        assert!(groups.budget.get() < GROUP_SCAN_BUDGET);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn group_index_equals_the_scan(t in "[{} a\\\\\n\té]{0,40}") {
+            assert_group_ends_match(&t);
+        }
     }
 
     #[test]
