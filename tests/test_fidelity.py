@@ -513,7 +513,6 @@ def test_precision_policy_recommended_default(response, gold, expected):
 # crashes on the empty gold (the harness counts that as False).
 
 XWIN_EMPTY_GOLD = ["", "$", ".", " ", "$$", "\\boxed{}", "abc", "5", "The answer is: $", "The answer is: 5"]
-XWIN_EMPTY_GOLD_FAILING = {"", "$", ".", " ", "The answer is: $"}
 
 
 def _seed(model_ans: str) -> bool:
@@ -523,19 +522,7 @@ def _seed(model_ans: str) -> bool:
         return False
 
 
-@pytest.mark.parametrize(
-    "model_ans",
-    [
-        pytest.param(
-            m,
-            id=repr(m),
-            marks=[pytest.mark.xfail(strict=True, reason="issue 13: xwin empty gold")]
-            if m in XWIN_EMPTY_GOLD_FAILING
-            else [],
-        )
-        for m in XWIN_EMPTY_GOLD
-    ],
-)
+@pytest.mark.parametrize("model_ans", XWIN_EMPTY_GOLD, ids=repr)
 def test_xwin_empty_gold_matches_the_seed(model_ans):
     assert mf.latex_answer_check(model_ans, "", split=None, compat="xwin") is _seed(model_ans)
 
