@@ -7,6 +7,7 @@ use crate::equiv::{self, EquivOptions, Equivalence};
 use crate::extract::{self, ExtractedBy};
 use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
 use crate::scan::boxes::whole_box;
+use crate::scan::debris;
 use crate::verdict::{
     Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyTask, Verdict,
 };
@@ -127,6 +128,12 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
     } else {
         gold
     };
+    // Stray LaTeX at the ends of the gold (`185\`, `\left.9\right.`) is not part of its value.
+    let gold = if opts.compat == Compat::Fixed {
+        debris::strip_debris(gold)
+    } else {
+        gold
+    };
     // The gold is normalised and parsed once, for `Kind::Auto` and the number checker alike.
     let gold_norm = normalize_answer(gold);
     let gold_num = if gold_norm.contains('\\') {
@@ -207,9 +214,13 @@ pub fn xwin_simple(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
 }
 
 fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
-    let e = extract::extract(response, &opts.split)?;
+    let mut e = extract::extract(response, &opts.split)?;
     if opts.extract_policy == ExtractPolicy::Strict && e.by != ExtractedBy::Anchor {
         return None;
+    }
+    let clean = debris::strip_debris(&e.answer);
+    if clean.len() != e.answer.len() {
+        e.answer = clean.to_string();
     }
     // "x \approx 11" answers like "x = 11".
     let approx = e.answer.contains("\\approx") || e.answer.contains('\u{2248}');

@@ -214,16 +214,7 @@ DEBRIS = [
     ("right-dot-tuple", ANCHOR, "(1,2)\\right.", "(1,2)", True, False),
     ("debris-does-not-make-equal", BARE, "The answer is 186", "185\\", False, False),
 ]
-DEBRIS_FAILING = {
-    "trailing-backslash-gold",
-    "trailing-backslash-decimal-gold",
-    "trailing-backslash-fraction-gold",
-    "left-right-dot-gold",
-    "line-break-pred",
-    "line-break-pred-swapped",
-    "line-break-fraction-pred",
-    "line-break-fraction-pred-swapped",
-}
+DEBRIS_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(

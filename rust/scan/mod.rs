@@ -3,6 +3,7 @@
 //!
 //! - [`braces`]: the `}` matching a `{`, and the argument of a `\macro{...}` that is the whole text;
 //! - [`boxes`]: `\boxed{}` / `\fbox{}` spans and the answer a grader reads from them;
+//! - [`debris`]: stray LaTeX at the ends of a whole answer (`185\`, `x+1\\`, `\left.9\right.`);
 //! - [`digit_groups`]: thousands separators (`10,000`, `10{,}000`, `10\,000`, `10 000`, U+2009).
 //!
 //! The seed emulation (`crate::xwin`) keeps its own scanners on purpose: it reproduces pyparsing's
@@ -10,4 +11,5 @@
 
 pub mod boxes;
 pub mod braces;
+pub mod debris;
 pub mod digit_groups;
