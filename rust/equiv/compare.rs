@@ -61,6 +61,12 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
     if !gl.is_empty() && gl == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);
     }
+    // Two plain words ("Yes" / "yes", "June" / "june") are text, not products of symbols: they
+    // compare case-insensitively. Single letters and other short names keep their case (`X` is not
+    // `x`), except the answers yes and no.
+    if let (Some(a), Some(b)) = (plain_word(&g_text), plain_word(&p_text)) {
+        return EquivOutcome::decided(a == b, DecidedBy::Literal);
+    }
     let popts = ParseOptions {
         max_nodes: opts.max_nodes,
         ..ParseOptions::default()
@@ -559,6 +565,17 @@ pub(super) fn integer_vars(a: &Expr, b: &Expr) -> Vec<String> {
 
 /// The words an expression spells, for comparing with `\text{}` answers: `\text{(C)}` -> "c",
 /// `Even` (a product of letters) -> "even".
+/// The lower-cased word when `s` is one plain word: letters only (a final period allowed), three
+/// or more of them, or "yes"/"no" in any case.
+fn plain_word(s: &str) -> Option<String> {
+    let w = s.trim().trim_end_matches('.');
+    if w.is_empty() || !w.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let lower = w.to_lowercase();
+    (w.chars().count() >= 3 || lower == "no").then_some(lower)
+}
+
 fn text_form(e: &Expr) -> Option<String> {
     let raw = match e {
         Expr::Text(t) => t.clone(),
