@@ -188,8 +188,10 @@ NAMES = [
     ("two-functions", ANCHOR, "g(t) = t^2 - 1", "h(t) = t^2-1", True, True),
     ("function-vs-bare", ANCHOR, "p(x)=x^3-x", "x^3-x", True, True),
     ("different-values", ANCHOR, "f(x) = 2x+3", "y = 2x+4", False, True),
+    ("swapped-roles", ANCHOR, "y = 2x+3", "x = 2y+3", False, True),
+    ("same-line-solved-for-the-other", ANCHOR, "y = x+1", "x = y-1", True, True),
 ]
-NAMES_FAILING = {"function-vs-y", "function-vs-y-swapped", "two-functions", "two-functions-swapped"}
+NAMES_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(("response", "gold", "expected"), _params("names on the left", NAMES, NAMES_FAILING))

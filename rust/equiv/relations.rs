@@ -31,6 +31,15 @@ pub(super) fn simple_relations(v: &[Expr], ops: &[RelOp]) -> Vec<(Expr, RelOp)> 
         .collect()
 }
 
+/// A name on the left of a definition: a symbol (`y`) or a function of symbols (`f(x)`, `h(s,t)`).
+fn is_name(e: &Expr) -> bool {
+    match e {
+        Expr::Sym(..) => true,
+        Expr::Apply(_, args) => !args.is_empty() && args.iter().all(|a| matches!(a, Expr::Sym(..))),
+        _ => false,
+    }
+}
+
 impl Ctx<'_> {
     pub(super) fn compare_relations(&mut self, g: &Expr, p: &Expr) -> Equivalence {
         let (Expr::Relation(gv, gops), Expr::Relation(pv, pops)) = (g, p) else {
@@ -46,6 +55,15 @@ impl Ctx<'_> {
             }
             if gv[0] == Expr::sym("__chain") || pv[0] == Expr::sym("__chain") {
                 return self.compare(&gv[1], &pv[1]);
+            }
+            // Different names on the left (`f(x) = 2x+3` vs `y = 2x+3`): the name is dropped on
+            // either side, so equal right sides are the same answer. Otherwise the relations are
+            // compared as equations below (`y = x+1` is `x = y-1`).
+            if is_name(&gv[0])
+                && is_name(&pv[0])
+                && self.compare(&gv[1], &pv[1]) == Equivalence::Equal
+            {
+                return Equivalence::Equal;
             }
         }
         let gs = simple_relations(gv, gops);
