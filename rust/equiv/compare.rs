@@ -485,6 +485,39 @@ fn decimals_of(e: &Expr) -> Option<u32> {
             (digits >= 2).then_some(d)
         }
         Expr::Neg(a) => decimals_of(a),
+        // Scientific notation, `d \times 10^{k}` / `d \cdot 10^{k}`: the mantissa's written places
+        // shifted by k (`3.7037 \times 10^{-3}` is written to 7 places), like `0.0037037`.
+        Expr::Mul(v) if v.len() == 2 => {
+            let k = power_of_ten_exponent(&v[1])?;
+            let d = i64::from(decimals_of(&v[0])?) - k;
+            (d > 0).then(|| u32::try_from(d).ok()).flatten()
+        }
+        _ => None,
+    }
+}
+
+/// `k` when `e` is `10^{k}` with an integer literal `k` (possibly negative).
+fn power_of_ten_exponent(e: &Expr) -> Option<i64> {
+    use num_traits::ToPrimitive;
+    let Expr::Pow(base, exp) = e else {
+        return None;
+    };
+    let ten = BigRational::from_integer(num_bigint::BigInt::from(10u32));
+    match base.as_ref() {
+        Expr::Num(b) if b.value == ten && b.decimals.is_none_or(|d| d == 0) => {}
+        _ => return None,
+    }
+    let int = |n: &crate::latex::ast::Number| {
+        (n.value.is_integer() && n.decimals.is_none_or(|d| d == 0))
+            .then(|| n.value.to_integer().to_i64())
+            .flatten()
+    };
+    match exp.as_ref() {
+        Expr::Num(n) => int(n).filter(|k| k.abs() <= 400),
+        Expr::Neg(x) => match x.as_ref() {
+            Expr::Num(n) => int(n).map(|k| -k).filter(|k| k.abs() <= 400),
+            _ => None,
+        },
         _ => None,
     }
 }
