@@ -222,13 +222,29 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     if clean.len() != e.answer.len() {
         e.answer = clean.to_string();
     }
-    // "x \approx 11" answers like "x = 11".
+    // "x \approx 11" answers like "x = 11"; "\frac{25}{2} \approx 12.57" is its exact value, which
+    // the engine reads (the rounded tail is dropped there, never compared).
     let approx = e.answer.contains("\\approx") || e.answer.contains('\u{2248}');
-    Some(if approx && !e.answer.contains('=') {
-        e.answer.replace("\\approx", "=").replace('\u{2248}', "=")
-    } else {
-        e.answer
-    })
+    Some(
+        if approx && !e.answer.contains('=') && name_before_approx(&e.answer) {
+            e.answer.replace("\\approx", "=").replace('\u{2248}', "=")
+        } else {
+            e.answer
+        },
+    )
+}
+
+/// Is the text before the first `\approx` / `≈` a lone name (`x`, `y_1`, `AB`)?
+fn name_before_approx(s: &str) -> bool {
+    let cut = [s.find("\\approx"), s.find('\u{2248}')]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(s.len());
+    let left = s[..cut].trim().trim_start_matches('$').trim();
+    !left.is_empty()
+        && left.starts_with(|c: char| c.is_alphabetic())
+        && left.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.

@@ -134,17 +134,9 @@ APPROX = [
     ("gold-tail-pred-decimal", ANCHOR, "7.07", "\\frac{9\\pi}{4} \\approx 7.07", True, False),
     ("gold-tail-wrong-exact", ANCHOR, "\\frac{7\\pi}{4}", "\\frac{9\\pi}{4} \\approx 7.07", False, False),
     ("lone-approx-is-the-value", ANCHOR, "y \\approx 14", "14", True, False),
+    ("named-exact-with-tail", ANCHOR, "x = \\frac{1}{3} \\approx 0.33", "\\frac13", True, True),
 ]
-APPROX_FAILING = {
-    "wrong-exact-right-decimal",
-    "wrong-exact-right-decimal-unicode",
-    "wrong-exact-loose-decimal",
-    "right-exact-swapped",
-    "right-exact-both-tails",
-    "right-exact-both-tails-swapped",
-    "gold-tail-pred-exact",
-    "gold-tail-pred-decimal",
-}
+APPROX_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(

@@ -17,14 +17,17 @@ pub(super) fn prepare(e: &Expr) -> Expr {
             let mut v = v.clone();
             let mut ops = ops.clone();
             if let Some(k) = ops.iter().position(|o| *o == RelOp::Approx) {
-                // `x = 1/3 \approx 0.33`: the exact value counts; `x \approx 11` keeps 11.
+                // `x = 1/3 \approx 0.33` and `\frac13 \approx 0.33`: the exact value counts, the
+                // rounded tail never does; `x \approx 11` (a name on the left) keeps 11.
                 if k >= 1 {
                     v.truncate(k + 1);
                     ops.truncate(k);
-                } else {
+                } else if is_label(&v[0]) {
                     ops[0] = RelOp::Eq;
                     v.truncate(2);
                     ops.truncate(1);
+                } else {
+                    return prepare(&v[0]);
                 }
             }
             if v.len() >= 3 {
