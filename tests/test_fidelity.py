@@ -288,15 +288,10 @@ BRANCHES = [
     ("reciprocal-cube-root", ANCHOR, "\\frac{1}{\\sqrt[3]{a-3}}", "(a-3)^{-1/3}", True, True),
     ("fifth-root", ANCHOR, "\\sqrt[5]{y^3-7}", "(y^3-7)^{1/5}", True, True),
     ("cube-root-vs-two-thirds", ANCHOR, "\\sqrt[3]{x^2-2}", "(x^2-2)^{2/3}", False, True),
+    ("sign-of-an-odd-power", ANCHOR, "-\\sqrt[3]{(b-5)^4}", "(b-5)^{4/3}", False, True),
+    ("square-root-stays-principal", ANCHOR, "\\sqrt{x-9}", "(x-9)^{1/2}", True, True),
 ]
-BRANCHES_FAILING = {
-    "cube-root-squared",
-    "cube-root-squared-swapped",
-    "cube-root-of-square",
-    "cube-root-of-square-swapped",
-    "reciprocal-cube-root",
-    "reciprocal-cube-root-swapped",
-}
+BRANCHES_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(

@@ -145,8 +145,16 @@ pub fn eval(e: &Expr, env: &Env) -> Option<C> {
         }
         Expr::Pow(a, b) => {
             let base = eval(a, env)?;
-            let exp = eval(b, env)?;
-            power(base, exp)?
+            match odd_root_exponent(b) {
+                // `u^{p/q}` with odd q and a negative real u: the real branch, as `\sqrt[q]{u}^p`
+                // takes it (the principal complex power would make `(x^2-2)^{2/3}` differ from
+                // `\sqrt[3]{x^2-2}^2` wherever the radicand is negative).
+                Some((p, q)) if base.im == 0.0 && base.re < 0.0 => {
+                    let m = (-base.re).powf(p as f64 / q as f64);
+                    C::new(if p % 2 == 0 { m } else { -m }, 0.0)
+                }
+                _ => power(base, eval(b, env)?)?,
+            }
         }
         Expr::Func(f, args) => func(*f, args, env)?,
         Expr::Apply(name, args) => {
@@ -184,6 +192,16 @@ pub fn eval(e: &Expr, env: &Env) -> Option<C> {
         _ => return None,
     };
     finite(v)
+}
+
+/// `(p, q)` when the exponent is an exact rational p/q (lowest terms) with an odd q > 1.
+fn odd_root_exponent(e: &Expr) -> Option<(i64, i64)> {
+    if e.contains(&|x| matches!(x, Expr::Sym(..) | Expr::Const(..))) {
+        return None;
+    }
+    let r = super::exact::eval(e, &mut super::exact::Budget::new(100, 64))?;
+    let (p, q) = (r.numer().to_i64()?, r.denom().to_i64()?);
+    (q > 1 && q % 2 == 1).then_some((p, q))
 }
 
 fn power(base: C, exp: C) -> Option<C> {
