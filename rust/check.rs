@@ -309,7 +309,9 @@ fn fixed_simple_parsed(
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
     let ex = Some(extracted.clone());
-    let pred_num = number::parse_number(p);
+    // "The answer is seven." against 7: an answer written in number words is that number.
+    let pred_num = number::parse_number(p)
+        .or_else(|| number::number_words(p).and_then(|v| number::parse_number(&v.to_string())));
     let gold_is_number = gold_num.is_some();
     if let (Some(gn), Some(pn)) = (gold_num, pred_num.as_ref()) {
         if matches!(

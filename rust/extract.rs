@@ -20,6 +20,8 @@ pub enum ExtractedBy {
     Boxed,
     MathSpan,
     LastNumber,
+    /// The whole response is one short answer ("C", "(B)", "yes", "June", "twelve").
+    WholeResponse,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,8 +223,21 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             answer: text[ns..ne].to_string(),
             by: ExtractedBy::LastNumber,
         }),
-        (None, None) => None,
+        (None, None) => short_whole_answer(text).map(|a| Extracted {
+            answer: a.to_string(),
+            by: ExtractedBy::WholeResponse,
+        }),
     }
+}
+
+/// A response with no anchor, box, math or number that is itself a short answer: one word of at
+/// most 40 bytes ("C", "(B)", "\\text{(D)}", "yes", "June", "twelve"), without
+/// its final period.
+fn short_whole_answer(text: &str) -> Option<&str> {
+    let t = text.trim().trim_end_matches('.').trim_end();
+    let one_word = t.len() <= 40 && t.split_whitespace().count() == 1;
+    // A word, a letter or a number word: "####" or "..." alone is not an answer.
+    (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
 }
 
 /// Byte span of the last number in free text, widened over digit groups that number

@@ -83,6 +83,63 @@ fn pow10(k: u32) -> Option<i128> {
     10i128.checked_pow(k)
 }
 
+/// The value of an answer written in English number words ("seven", "twenty-four", "one
+/// hundred and five", "Eleven"), the whole answer only (a final period allowed); `None` for
+/// anything else ("one of the", "none").
+pub fn number_words(s: &str) -> Option<u64> {
+    const UNITS: [&str; 20] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 8] = [
+        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    let text = s.trim().trim_end_matches('.').to_lowercase();
+    let (mut total, mut current, mut words) = (0u64, 0u64, 0usize);
+    for w in text.split(|c: char| c.is_whitespace() || c == '-') {
+        if w.is_empty() || (w == "and" && words > 0) {
+            continue;
+        }
+        if let Some(v) = UNITS.iter().position(|u| *u == w) {
+            current = current.checked_add(v as u64)?;
+        } else if let Some(k) = TENS.iter().position(|t| *t == w) {
+            current = current.checked_add(20 + 10 * k as u64)?;
+        } else if w == "hundred" {
+            current = current.max(1).checked_mul(100)?;
+        } else if let Some(scale) = match w {
+            "thousand" => Some(1_000u64),
+            "million" => Some(1_000_000),
+            "billion" => Some(1_000_000_000),
+            _ => None,
+        } {
+            total = total.checked_add(current.max(1).checked_mul(scale)?)?;
+            current = 0;
+        } else {
+            return None;
+        }
+        words += 1;
+    }
+    (words > 0).then(|| total + current)
+}
+
 /// Light normalisation of an answer for literal comparison: math delimiters, boxes, `\left`,
 /// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
 /// whitespace collapsed. Case is kept (no case-folding of LaTeX).
@@ -700,6 +757,30 @@ mod tests {
         assert!(!eq(&long, &format!("{}8", "7".repeat(59))));
         // Small against big: never equal by float rounding.
         assert!(!eq("5", &long));
+    }
+
+    #[test]
+    fn number_words_are_whole_answers() {
+        for (w, v) in [
+            ("seven", 7),
+            ("Seven.", 7),
+            ("twenty-four", 24),
+            ("one hundred", 100),
+            ("one hundred and five", 105),
+            ("two thousand three hundred forty-one", 2341),
+            ("Eleven", 11),
+            ("zero", 0),
+            ("a million", 0),
+        ] {
+            if w == "a million" {
+                assert_eq!(number_words(w), None);
+            } else {
+                assert_eq!(number_words(w), Some(v), "{w}");
+            }
+        }
+        for w in ["one of the", "none", "", "and", "seven apples", "7"] {
+            assert_eq!(number_words(w), None, "{w}");
+        }
     }
 
     #[test]

@@ -231,21 +231,16 @@ SHORT = [
     ("capitalised-number-word", BARE, "The answer is: Eleven", "11", True, False),
     ("bare-number-word", BARE, "twelve", "12", True, False),
     ("number-word-wrong", BARE, "The answer is seven.", "8", False, False),
+    ("phrase-is-not-a-number", BARE, "The answer is one of the two", "1", False, False),
 ]
-SHORT_FAILING = {
-    "letter",
-    "parenthesised-letter",
-    "parenthesised-letter-swapped",
-    "text-letter",
-    "text-letter-swapped",
-    "word",
-    "month",
-    "number-word-anchored",
-    "hyphenated-number-word",
-    "number-words",
-    "capitalised-number-word",
-    "bare-number-word",
-}
+
+
+def test_a_sentence_without_an_answer_is_still_no_answer():
+    assert mf.check("no digits here", "5").reason == "no_answer"
+    assert mf.check("I do not know", "B").reason == "no_answer"
+
+
+SHORT_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(("response", "gold", "expected"), _params("short answers", SHORT, SHORT_FAILING))
@@ -339,7 +334,6 @@ BARE_ANSWERS_FAILING = {
     "pi-over-swapped",
     "sum-of-numbers",
     "named-pair",
-    "infinity",
     "equation",
     "equation-swapped",
     "column-vector",

@@ -599,7 +599,8 @@ pub(super) fn integer_vars(a: &Expr, b: &Expr) -> Vec<String> {
 /// The words an expression spells, for comparing with `\text{}` answers: `\text{(C)}` -> "c",
 /// `Even` (a product of letters) -> "even".
 /// The lower-cased word when `s` is one plain word: letters only (a final period allowed), three
-/// or more of them, or "yes"/"no" in any case.
+/// or more of them, or "yes"/"no" in any case. (Two letters stay algebra: `BA` is `AB`, as the
+/// segment and as the product.)
 fn plain_word(s: &str) -> Option<String> {
     let w = s.trim().trim_end_matches('.');
     if w.is_empty() || !w.chars().all(char::is_alphabetic) {
