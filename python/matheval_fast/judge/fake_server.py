@@ -358,6 +358,7 @@ class FakeJudgeServer:
     # -- request handling -----------------------------------------------------------------------
 
     def _log(self, rec: RequestRecord) -> None:
+        # Called before the answer is sent: a client that has its answer finds its request logged.
         if self.cfg.record:
             with self._lock:
                 self.requests.append(rec)
@@ -376,22 +377,22 @@ class FakeJudgeServer:
         now = time.monotonic() - self._t0
         auth = headers.get("authorization")
         if cfg.max_requests is not None and self.served > cfg.max_requests:
-            conn._close_with(503, {"error": {"message": "request budget of this test server used up"}})
             self._log(RequestRecord(now, method, path, None, "budget", 503, authorization=auth))
+            conn._close_with(503, {"error": {"message": "request budget of this test server used up"}})
             return
         if cfg.api_key is not None and auth != f"Bearer {cfg.api_key}":
-            conn.send(401, b'{"error": {"message": "invalid API key", "type": "invalid_request_error"}}')
             self._log(RequestRecord(now, method, path, None, None, 401, authorization=auth))
+            conn.send(401, b'{"error": {"message": "invalid API key", "type": "invalid_request_error"}}')
             return
         route = path.split("?", 1)[0].rstrip("/")
         if method == "GET" and route.endswith("/models"):
             data = [{"id": m, "object": "model", "owned_by": "fake"} for m in cfg.models]
-            conn.send(200, json.dumps({"object": "list", "data": data}).encode())
             self._log(RequestRecord(now, method, path, None, None, 200, authorization=auth))
+            conn.send(200, json.dumps({"object": "list", "data": data}).encode())
             return
         if method != "POST" or not route.endswith("/chat/completions"):
-            conn.send(404, b'{"error": {"message": "not found"}}')
             self._log(RequestRecord(now, method, path, None, None, 404, authorization=auth))
+            conn.send(404, b'{"error": {"message": "not found"}}')
             return
         try:
             req = json.loads(body)
@@ -400,8 +401,8 @@ class FakeJudgeServer:
             n = int(req.get("n") or 1)
             seed = req.get("seed")
         except (ValueError, KeyError, TypeError, AttributeError):
-            conn.send(400, b'{"error": {"message": "body is not a chat-completions request"}}')
             self._log(RequestRecord(now, method, path, None, None, 400, authorization=auth))
+            conn.send(400, b'{"error": {"message": "body is not a chat-completions request"}}')
             return
         tag_m = _TAG.search(prompt)
         tag = tag_m.group(1) if tag_m else None
@@ -409,8 +410,8 @@ class FakeJudgeServer:
             msg = {
                 "error": {"message": f"model {req.get('model')!r} does not exist", "code": "model_not_found"}
             }
-            conn.send(404, json.dumps(msg).encode())
             self._log(RequestRecord(now, method, path, tag, None, 404, authorization=auth))
+            conn.send(404, json.dumps(msg).encode())
             return
         fault = self._next_fault(tag)
         sha = (
