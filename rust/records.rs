@@ -63,6 +63,9 @@ pub enum Tag {
     Bool = 4,
     Array = 5,
     Object = 6,
+    /// An array (read as a list of texts) holding an array or object: its items are JSON text,
+    /// not strings, so a caller that wants strings can refuse the record.
+    Nested = 7,
 }
 
 // Declaration order is `Tag as u8` order (the tag codes index `NAMES`; a test checks it).
@@ -74,6 +77,7 @@ str_enum!(Tag, "json type" {
     Bool => "bool",
     Array => "array",
     Object => "object",
+    Nested => "nested",
 });
 
 /// A requested field.
@@ -571,17 +575,19 @@ impl<'de> Visitor<'de> for LeafVisitor<'_> {
                 item_valid,
                 tags,
             } => {
+                let mut nested = false;
                 while seq
                     .next_element_seed(ItemSeed {
                         offsets: &mut *item_offsets,
                         data: &mut *item_data,
                         valid: &mut *item_valid,
+                        nested: &mut nested,
                     })?
                     .is_some()
                 {}
                 valid.push(true);
                 list_offsets.push(item_valid.len() as i64);
-                tags.push(Tag::Array as u8);
+                tags.push(if nested { Tag::Nested } else { Tag::Array } as u8);
                 Ok(())
             }
             col => {
@@ -605,6 +611,8 @@ struct ItemSeed<'c> {
     offsets: &'c mut Vec<i64>,
     data: &'c mut Vec<u8>,
     valid: &'c mut Vec<bool>,
+    /// Set when an item is an array or object.
+    nested: &'c mut bool,
 }
 
 impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
@@ -655,11 +663,13 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
         let v = serde_json::Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
         push_text(self.offsets, self.data, self.valid, Some(&v.to_string()));
+        *self.nested = true;
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
         let v = serde_json::Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
         push_text(self.offsets, self.data, self.valid, Some(&v.to_string()));
+        *self.nested = true;
         Ok(())
     }
 }
@@ -1087,6 +1097,31 @@ mod tests {
             }
             _ => panic!(),
         }
+    }
+
+    #[test]
+    fn a_list_holding_arrays_or_objects_is_tagged_nested() {
+        let data = b"{\"r\": [\"a\", \"b\"]}\n{\"r\": [\"a\", {\"x\": 1}]}\n{\"r\": [[\"a\"]]}\n{\"r\": []}\n{\"r\": \"s\"}";
+        let r = read_json_lines(data, &[f("r", Want::TextList)]);
+        match &r.columns[0] {
+            Column::TextList { tags, .. } => assert_eq!(
+                tags,
+                &[
+                    Tag::Array,
+                    Tag::Nested,
+                    Tag::Nested,
+                    Tag::Array,
+                    Tag::String
+                ]
+                .map(|t| t as u8)
+            ),
+            _ => panic!(),
+        }
+        // The items are still there, as JSON text, for a caller that wants them.
+        assert_eq!(
+            lists(&r.columns[0])[1],
+            Some(vec![Some("a".into()), Some("{\"x\":1}".into())])
+        );
     }
 
     #[test]

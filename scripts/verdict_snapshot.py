@@ -240,7 +240,7 @@ def demo_suite(compat: str) -> Callable[[], Iterator[Row]]:
         report = score_records(records, compat=compat, timeout=SYMPY_TIMEOUT)
         for r in report.rows:
             yield {
-                "id": f"{r['index']}/{r['prompt']}",
+                "id": f"{r['line'] - 1}/{r['prompt']}",  # 0-based ids, as first recorded
                 "correct": r["correct"],
                 "reason": r["reason"],
                 "extracted": r["extracted"],

@@ -61,7 +61,7 @@ Equivalence = Literal["equal", "not_equal", "undecided"]
 #: How ``read_json_lines`` returns a field: its text, a list of texts, or a number.
 FieldKind = Literal["text", "list", "number"]
 #: The JSON type found at a field's path (the tag codes of a column index these names).
-JsonType = Literal["missing", "null", "string", "number", "bool", "array", "object"]
+JsonType = Literal["missing", "null", "string", "number", "bool", "array", "object", "nested"]
 
 # ---- protocol D (rust/stats/siegel_tukey.rs) ----
 

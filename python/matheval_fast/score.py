@@ -1,33 +1,72 @@
-"""Scoring a response file (protocol A) into per-item rows and accuracy tables.
+"""Scoring response files and records (protocol A), streaming, with accuracy tables.
 
-Reads the seed's JSON format (an array of items with ``question``, ``answer``, ``type``,
-``subtype``, ``level`` and a ``completion`` list, one entry per prompt), JSONL and Parquet with
-configurable field names; one Type/Subtype/Level table per prompt with an overall total. The
-command line is :mod:`matheval_fast.cli.score`.
+One path for every entry point: a source (:mod:`matheval_fast.io.responses`: JSON Lines, gzip,
+stdin, Parquet, the seed's JSON array, or Python records) yields bounded batches; each batch is
+checked by the Rust core with the GIL released (:func:`score_response_batch`); rows are written
+as they come and tallied for the tables. A record's checker comes from its ``type`` through the
+seed-format config when the config knows the type; a record with no type or an unknown one gets
+``kind="auto"``, the checker :func:`matheval_fast.check` uses, so the command line and the API
+give the same verdict for the same pair. Records that cannot be scored (not JSON, an object where
+a string belongs, no gold) are refused with their 1-based line/row/item number and reason,
+counted, and written to a side file; ``on_error="fail"`` stops at the first instead.
+
+>>> from matheval_fast.score import score_records
+>>> rep = score_records([{"completion": "The answer is: 4.", "answer": "4"}])
+>>> [(r["line"], r["correct"], r["reason"]) for r in rep.rows]
+[(1, True, 'correct')]
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
+import time
+import warnings
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from matheval_fast._vocabulary import Compat, EvalPolicy, ExtractPolicy, Kind
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["ScoreReport", "format_table", "read_records", "score_records"]
+from matheval_fast._vocabulary import Compat
+from matheval_fast.io.responses import ResponseBatch, ResponseFields, record_batches, source_batches
+
+__all__ = [
+    "OnError",
+    "RejectedRecordError",
+    "ScoreReport",
+    "ScoreTally",
+    "format_table",
+    "read_records",
+    "score_file",
+    "score_records",
+    "score_response_batch",
+]
+
+OnError = Literal["skip", "fail"]
+OutFormat = Literal["jsonl", "parquet"]
+
+#: The per-item output columns after ``line`` and ``prompt`` and the id columns.
+ITEM_COLUMNS = ("type", "subtype", "level", "gold", "extracted", "correct", "reason", "path")
+
+
+class RejectedRecordError(ValueError):
+    """A record could not be scored and ``on_error="fail"`` was asked for."""
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Records from a seed JSON array, JSONL, or Parquet file."""
+    """Records from a seed JSON array, JSONL, or Parquet file, as Python dicts (small files; the
+    scorer itself streams)."""
     suffix = path.suffix.lower()
     if suffix == ".parquet":
-        try:
-            import pyarrow.parquet as pq
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ValueError("reading Parquet needs pyarrow: pip install 'matheval-fast[arrow]'") from exc
+        import pyarrow.parquet as pq
+
         return pq.read_table(path).to_pylist()
     text = path.read_text(encoding="utf-8")
     if suffix == ".jsonl":
@@ -43,32 +82,187 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON (line {exc.lineno}): {exc.msg}") from exc
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply to read") from None
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a JSON array of items")
     return data
 
 
-@dataclass
-class ScoreReport:
-    """Per-item rows and the tables built from them."""
+# ---------------------------------------------------------------------------------------------
+# One batch
 
-    rows: list[dict[str, Any]]
-    prompts: int
+
+def _explode(b: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+    """(record index, prompt index, response) per output row: one row per response of a record;
+    a record with no response (null, or an empty list) still gets one row, with no response."""
+    resp = b.column(1)
+    n = len(resp)
+    offsets = resp.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    lengths = np.diff(offsets)
+    if resp.null_count:
+        lengths = np.where(resp.is_null().to_numpy(zero_copy_only=False), 0, lengths)
+    per = np.maximum(lengths, 1)
+    rec = np.repeat(np.arange(n, dtype=np.int64), per)
+    starts = np.cumsum(per) - per
+    prompt = np.arange(len(rec), dtype=np.int64) - np.repeat(starts, per)
+    item = offsets[:-1][rec] + prompt
+    empty = (lengths == 0)[rec]
+    values = resp.values  # the offsets of a sliced list still index its whole child array
+    response = values.take(pa.array(item, mask=empty)) if len(rec) else pa.array([], pa.large_string())
+    return rec, prompt, response
+
+
+def score_response_batch(
+    b: pa.RecordBatch,
+    *,
+    config: Any = None,
+    compat: Compat = "fixed",
+    threads: int | None = None,
+    timeout: float | None = None,
+) -> tuple[pa.RecordBatch, int]:
+    """Score a normalised batch (:data:`~matheval_fast.io.responses.NORMALISED` columns, then id
+    columns): one output row per response, with the id columns, ``extracted``, ``correct``,
+    ``reason`` and ``path``. Also returns how many rows fell back to ``kind="auto"`` because
+    their type was absent or unknown to the config (``None``: the seed's config for the types,
+    nothing for the auto rows, as :func:`matheval_fast.check` has nothing)."""
+    from matheval_fast.answer import check_batch, load_config
+
+    cfg = load_config(config)
+    rec, prompt, response = _explode(b)
+    take = pa.array(rec)
+    gold = b.column(2).take(take)
+    types = b.column(3).take(take)
+    known = cfg.policy
+    # One core lookup per type name, not per row; absent or unknown types get the auto checker.
+    type_list = types.to_pylist()
+    policy_of = {t: known.get(t) for t in set(type_list)} if known else {}
+    groups: dict[Any, list[int]] = defaultdict(list)
+    fallback = 0
+    for i, t in enumerate(type_list):
+        p = policy_of.get(t)
+        if p is None:
+            fallback += 1
+        groups[p].append(i)
+    m = len(rec)
+    correct = np.zeros(m, dtype=bool)
+    reason: list[Any] = [None] * m
+    extracted: list[Any] = [None] * m
+    path: list[Any] = [None] * m
+    for pol, idx in groups.items():
+        ia = pa.array(idx, pa.int64())
+        if pol is None:
+            # Exactly what ``check`` does with this config (none: the default anchors).
+            kw: dict[str, Any] = {"kinds": None, "config": config}
+        else:
+            kind, extract_policy, eval_policy = pol
+            kw = {
+                "kinds": [kind] * len(idx),
+                "extract_policy": extract_policy,
+                "eval_policy": eval_policy,
+                "config": cfg,
+            }
+        res = check_batch(
+            response.take(ia),
+            gold.take(ia),
+            compat=compat,
+            threads=threads,
+            timeout=timeout,
+            **kw,
+        )
+        arr = np.asarray(idx)
+        correct[arr] = np.asarray(res.correct, dtype=bool)
+        for pos, k in enumerate(idx):
+            reason[k] = str(res.reason[pos])
+            extracted[k] = res.extracted[pos]
+            path[k] = str(res.path[pos])
+    ids = [b.schema.names[i] for i in range(6, b.num_columns)]
+    cols: dict[str, pa.Array] = {
+        "line": b.column(0).take(take),
+        "prompt": pa.array(prompt, pa.int64()),
+        **{name: b.column(6 + k).take(take) for k, name in enumerate(ids)},
+        "type": types,
+        "subtype": b.column(4).take(take),
+        "level": b.column(5).take(take),
+        "gold": gold,
+        "extracted": pa.array(extracted, pa.large_string()),
+        "correct": pa.array(correct, pa.bool_()),
+        "reason": pa.array(reason, pa.string()),
+        "path": pa.array(path, pa.string()),
+    }
+    return pa.RecordBatch.from_arrays(list(cols.values()), names=list(cols)), fallback
+
+
+# ---------------------------------------------------------------------------------------------
+# Tallies and tables
+
+
+@dataclass
+class ScoreTally:
+    """Counts for the tables: per prompt, per (type, subtype, level) group, correct and total;
+    reasons and paths per prompt; refused records."""
+
+    groups: dict[tuple[int, str, str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0])
+    )
+    reasons: dict[int, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    paths: dict[int, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    rows: int = 0
+    records: int = 0
+    fallback_auto: int = 0
+    rejected: int = 0
+    rejected_examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, out: pa.RecordBatch) -> None:
+        self.rows += out.num_rows
+        if out.num_rows == 0:
+            return
+        t = pa.table(
+            {
+                "prompt": out.column("prompt"),
+                "type": pc.fill_null(out.column("type"), ""),
+                "subtype": pc.fill_null(out.column("subtype"), ""),
+                "level": pc.fill_null(out.column("level"), ""),
+                "correct": out.column("correct").cast(pa.int64()),
+                "reason": out.column("reason"),
+                "path": out.column("path"),
+            }
+        )
+        g = t.group_by(["prompt", "type", "subtype", "level"]).aggregate(
+            [("correct", "sum"), ("correct", "count")]
+        )
+        for p, ty, st, lv, c, n in zip(
+            *(
+                g.column(k).to_pylist()
+                for k in ("prompt", "type", "subtype", "level", "correct_sum", "correct_count")
+            ),
+            strict=True,
+        ):
+            cell = self.groups[(p, ty, st, lv)]
+            cell[0] += c
+            cell[1] += n
+        for col, store in (("reason", self.reasons), ("path", self.paths)):
+            g = t.group_by(["prompt", col]).aggregate([("correct", "count")])
+            for p, v, n in zip(
+                *(g.column(k).to_pylist() for k in ("prompt", col, "correct_count")), strict=True
+            ):
+                store[p][v] += n
+
+    @property
+    def prompts(self) -> int:
+        return 1 + max((k[0] for k in self.groups), default=-1)
 
     def table(self, prompt: int) -> list[tuple[str, str, str, int, int, int, float]]:
         """(Type, Subtype, Level, Correct, Incorrect, Total, Accuracy) rows plus an Overall row."""
-        groups: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-        for r in self.rows:
-            if r["prompt"] != prompt:
-                continue
-            g = groups[(r["type"], r["subtype"], str(r["level"]))]
-            g[0 if r["correct"] else 1] += 1
         out = []
-        for (t, s, lv), (c, i) in sorted(groups.items()):
-            out.append((t, s, lv, c, i, c + i, c / (c + i)))
-        c = sum(g[0] for g in groups.values())
-        i = sum(g[1] for g in groups.values())
-        out.append(("Overall", "", "", c, i, c + i, c / (c + i) if c + i else float("nan")))
+        c_all = n_all = 0
+        for (p, t, s, lv), (c, n) in sorted(self.groups.items()):
+            if p != prompt:
+                continue
+            out.append((t, s, lv, c, n - c, n, c / n))
+            c_all += c
+            n_all += n
+        out.append(("Overall", "", "", c_all, n_all - c_all, n_all, c_all / n_all if n_all else float("nan")))
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -82,8 +276,8 @@ class ScoreReport:
                     "correct": overall[3],
                     "total": overall[5],
                     "accuracy": overall[6],
-                    "reasons": dict(Counter(r["reason"] for r in self.rows if r["prompt"] == p)),
-                    "paths": dict(Counter(r["path"] for r in self.rows if r["prompt"] == p)),
+                    "reasons": dict(self.reasons[p]),
+                    "paths": dict(self.paths[p]),
                     "by_group": [
                         {
                             "type": t,
@@ -98,11 +292,93 @@ class ScoreReport:
                     ],
                 }
             )
-        return {"prompts": per_prompt}
+        return {
+            "records": self.records,
+            "rows": self.rows,
+            "rejected": self.rejected,
+            "rejected_examples": self.rejected_examples,
+            "auto_checker_rows": self.fallback_auto,
+            "prompts": per_prompt,
+        }
+
+
+@dataclass
+class ScoreReport:
+    """Per-item rows (``line`` is the record's 1-based number) and the tables built from them."""
+
+    rows: list[dict[str, Any]]
+    tally: ScoreTally
+    rejected: list[tuple[int, str]]
+
+    @property
+    def prompts(self) -> int:
+        return self.tally.prompts
+
+    def table(self, prompt: int) -> list[tuple[str, str, str, int, int, int, float]]:
+        return self.tally.table(prompt)
+
+    def summary(self) -> dict[str, Any]:
+        return self.tally.summary()
+
+
+# ---------------------------------------------------------------------------------------------
+# Driving a source
+
+
+def _check_options(compat: str, on_error: str, timeout: float | None) -> None:
+    from matheval_fast._sympy.pool import check_timeout
+
+    if compat not in ("fixed", "xwin"):
+        raise ValueError(f"compat must be 'fixed' or 'xwin', got {compat!r}")
+    if on_error not in ("skip", "fail"):
+        raise ValueError(f"on_error must be 'skip' or 'fail', got {on_error!r}")
+    if timeout is not None:
+        check_timeout(timeout)  # before any work
+
+
+def _run(
+    batches: Iterator[ResponseBatch],
+    *,
+    where: str,
+    config: Any,
+    compat: Compat,
+    threads: int | None,
+    timeout: float | None,
+    on_error: OnError,
+    sink: Any,
+    rejects: Any,
+    bar: Any,
+) -> ScoreTally:
+    tally = ScoreTally()
+    for rb in batches:
+        if rb.rejected:
+            if on_error == "fail":
+                n, why = rb.rejected[0]
+                raise RejectedRecordError(f"{where}:{n}: {why}")
+            tally.rejected += len(rb.rejected)
+            for n, why in rb.rejected:
+                if len(tally.rejected_examples) < 5:
+                    tally.rejected_examples.append({"file": where, "line": n, "reason": why})
+                rejects(n, why)
+        tally.records += rb.batch.num_rows
+        out, fallback = score_response_batch(
+            rb.batch, config=config, compat=compat, threads=threads, timeout=timeout
+        )
+        tally.fallback_auto += fallback
+        tally.add(out)
+        sink(out)
+        bar.update(rb.batch.num_rows + len(rb.rejected))
+    if tally.fallback_auto:
+        warnings.warn(
+            f"{tally.fallback_auto} of {tally.rows} rows had no type or one the config does not know; "
+            "they were checked with kind='auto' (what matheval_fast.check uses)",
+            stacklevel=3,
+        )
+    return tally
 
 
 def score_records(
-    records: Sequence[dict[str, Any]],
+    records: Sequence[Any],
     *,
     config: Any = None,
     compat: Compat = "fixed",
@@ -111,72 +387,255 @@ def score_records(
     type_field: str = "type",
     subtype_field: str = "subtype",
     level_field: str = "level",
+    id_fields: Sequence[str] = (),
     threads: int | None = None,
     timeout: float | None = None,
+    on_error: OnError = "skip",
     progress: bool = False,
 ) -> ScoreReport:
-    """Score records: each record's policy comes from its type via the seed-format config."""
-    from matheval_fast._sympy.pool import check_timeout
-    from matheval_fast.answer import check_batch, load_config
+    """Score records (dicts) in memory, exactly as the command line scores a file of them.
 
-    if timeout is not None:
-        check_timeout(timeout)  # before any work
-    cfg = load_config(config)
-    flat: list[dict[str, Any]] = []
-    prompts = 0
-    for n, rec in enumerate(records):
-        if not isinstance(rec, dict):
-            raise ValueError(f"item {n} is not an object")
-        if gold_field not in rec:
-            raise ValueError(f"item {n} has no field {gold_field!r} (see --gold-field)")
-        resp = rec.get(response_field)
-        responses = resp if isinstance(resp, list) else [resp]
-        prompts = max(prompts, len(responses))
-        gold = rec[gold_field]
-        gold = None if gold is None else str(gold)  # a numeric gold is the seed's silent-False trap
-        for j, r in enumerate(responses):
-            flat.append(
-                {
-                    "index": n,
-                    "prompt": j,
-                    "type": str(rec.get(type_field, "Default") or "Default"),
-                    "subtype": str(rec.get(subtype_field, "") or ""),
-                    "level": rec.get(level_field, 0),
-                    "gold": gold,
-                    "response": r if isinstance(r, str) or r is None else str(r),
-                }
-            )
-    # One core lookup per dataset type, not per item.
-    policies = {t: cfg.for_type(t) for t in {row["type"] for row in flat}}
-    groups: dict[tuple[Kind, ExtractPolicy, EvalPolicy], list[int]] = defaultdict(list)
-    for k, row in enumerate(flat):
-        groups[policies[row["type"]]].append(k)
-    for (kind, extract_policy, eval_policy), idx in groups.items():
-        res = check_batch(
-            [flat[k]["response"] for k in idx],
-            [flat[k]["gold"] for k in idx],
-            kinds=[kind] * len(idx),
+    A record's ``response_field`` is a string or a list of strings (one row per entry, ``prompt``
+    is the position); its ``gold_field`` a string or number. Records that cannot be scored are in
+    ``report.rejected`` as ``(1-based number, reason)``, or raise :class:`RejectedRecordError`
+    with ``on_error="fail"``.
+    """
+    from matheval_fast._report.progress import progress_bar
+    from matheval_fast.answer import load_config
+
+    _check_options(compat, on_error, timeout)
+    if config is not None:
+        config = load_config(config)  # read once, not per batch
+    fields = ResponseFields(
+        response_field, gold_field, type_field, subtype_field, level_field, tuple(id_fields)
+    )
+    rows: list[dict[str, Any]] = []
+    rejected: list[tuple[int, str]] = []
+    with progress_bar(len(records), enabled=progress, desc="score", unit="record") as bar:
+        tally = _run(
+            record_batches(records, fields),
+            where="records",
+            config=config,
             compat=compat,
-            config=cfg,
-            extract_policy=extract_policy,
-            eval_policy=eval_policy,
             threads=threads,
-            progress=progress,
             timeout=timeout,
+            on_error=on_error,
+            sink=lambda b: rows.extend(b.to_pylist()),
+            rejects=lambda n, why: rejected.append((n, why)),
+            bar=bar,
         )
-        for pos, k in enumerate(idx):
-            flat[k].update(
-                correct=bool(res.correct[pos]),
-                reason=str(res.reason[pos]),
-                extracted=res.extracted[pos],
-                path=str(res.path[pos]),
+    return ScoreReport(rows, tally, rejected)
+
+
+class _RowsWriter:
+    """Per-item rows to a temporary file, as JSON Lines or Parquet, batch by batch."""
+
+    def __init__(self, path: Path, fmt: OutFormat) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.writer: Any = None
+        self.schema: pa.Schema | None = None
+        self.fh: Any = open(path, "w", encoding="utf-8") if fmt == "jsonl" else None
+
+    def __call__(self, b: pa.RecordBatch) -> None:
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            if self.writer is None:
+                self.schema = b.schema
+                low = [c for c in ("type", "subtype", "level", "reason", "path") if c in b.schema.names]
+                self.writer = pq.ParquetWriter(self.path, b.schema, use_dictionary=low)
+            elif b.schema != self.schema:
+                b = pa.Table.from_batches([b]).cast(self.schema).to_batches()[0]
+            self.writer.write_batch(b)
+            return
+        dumps = json.dumps
+        self.fh.write("".join(dumps(r, ensure_ascii=False) + "\n" for r in b.to_pylist()))
+
+    def finish(self, schema: pa.Schema) -> None:
+        """Complete the file (an input with no rows still gets a valid, empty file)."""
+        if self.fmt == "parquet" and self.writer is None:
+            import pyarrow.parquet as pq
+
+            pq.write_table(schema.empty_table(), self.path)
+        self.release()
+
+    def release(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        if self.fh is not None:
+            self.fh.close()
+            self.fh = None
+
+
+def _out_format(out: Path, out_format: str | None) -> OutFormat:
+    if out_format is not None:
+        if out_format not in ("jsonl", "parquet"):
+            raise ValueError(f"out_format must be 'jsonl' or 'parquet', got {out_format!r}")
+        return out_format  # type: ignore[return-value]
+    name = out.name.lower()
+    if name.endswith(".parquet"):
+        return "parquet"
+    if name.endswith((".jsonl", ".json", ".ndjson")):
+        return "jsonl"
+    raise ValueError(
+        f"cannot tell the output format from {out.name!r}: name it .jsonl or .parquet, or give out_format"
+    )
+
+
+def _stem(out: Path) -> Path:
+    name = out.name
+    for ext in (".jsonl", ".parquet", ".ndjson", ".json"):
+        if name.lower().endswith(ext):
+            return out.with_name(name[: -len(ext)])
+    return out
+
+
+def default_out(path: str | os.PathLike[str]) -> Path:
+    """``<input stem>.results.jsonl`` in the working directory (``stdin.results.jsonl`` for ``-``)."""
+    name = Path(path).name
+    for ext in (".gz", ".jsonl", ".json", ".ndjson", ".parquet"):
+        name = name.removesuffix(ext)
+    return Path(f"{'stdin' if str(path) == '-' else name}.results.jsonl")
+
+
+def score_file(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    summary_path: str | os.PathLike[str] | None = None,
+    out_format: OutFormat | None = None,
+    input_format: str | None = None,
+    config: Any = None,
+    compat: Compat = "fixed",
+    response_field: str = "completion",
+    gold_field: str = "answer",
+    type_field: str = "type",
+    subtype_field: str = "subtype",
+    level_field: str = "level",
+    id_fields: Sequence[str] = (),
+    threads: int | None = None,
+    timeout: float | None = None,
+    on_error: OnError = "skip",
+    batch_rows: int = 65_536,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Score a response file into ``out`` (JSON Lines or Parquet, by its suffix or ``out_format``)
+    with ``<out stem>.summary.json`` and ``<out stem>.rejected.jsonl`` beside it; returns the
+    summary. Streams: memory stays bounded by ``batch_rows`` whatever the file's size. Outputs are
+    written under temporary names and renamed when complete; an unwritable ``out`` or a missing
+    input fails before any scoring."""
+    from matheval_fast._report.files import atomic_path, write_json
+    from matheval_fast._report.progress import progress_bar
+    from matheval_fast.answer import load_config
+
+    _check_options(compat, on_error, timeout)
+    src = str(path)
+    if src != "-":
+        p = Path(path)
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file")
+        if p.is_dir():
+            raise IsADirectoryError(f"{p}: is a directory, expected a response file")
+        with open(p, "rb"):
+            pass  # unreadable: PermissionError now, not after the output exists
+    target = Path(out) if out is not None else default_out(path)
+    fmt = _out_format(target, out_format)
+    stem = _stem(target)
+    summary_target = (
+        Path(summary_path) if summary_path is not None else stem.with_name(stem.name + ".summary.json")
+    )
+    rejected_target = stem.with_name(stem.name + ".rejected.jsonl")
+    fields = ResponseFields(
+        response_field, gold_field, type_field, subtype_field, level_field, tuple(id_fields)
+    )
+    if config is not None:
+        config = load_config(config)  # a bad config fails before any work
+    batches = source_batches(path, fields, input_format=input_format, batch_rows=batch_rows)
+    total = None
+    if src != "-" and (input_format or "").lower() != "jsonl" and str(path).lower().endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        total = pq.ParquetFile(path).metadata.num_rows
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        # Every output's temporary file exists before the first record is read: an unwritable
+        # directory fails here.
+        tmp_out = stack.enter_context(atomic_path(target))
+        tmp_rej = stack.enter_context(atomic_path(rejected_target))
+        writer = _RowsWriter(tmp_out, fmt)
+        rej_fh = stack.enter_context(open(tmp_rej, "w", encoding="utf-8"))
+        where = "stdin" if src == "-" else str(path)
+
+        def reject(n: int, why: str) -> None:
+            rej_fh.write(json.dumps({"file": where, "line": n, "reason": why}, ensure_ascii=False) + "\n")
+
+        bar = stack.enter_context(progress_bar(total, enabled=progress, desc=Path(where).name, unit="record"))
+        schema: list[pa.Schema] = []
+
+        def sink(b: pa.RecordBatch) -> None:
+            if not schema:
+                schema.append(b.schema)
+            writer(b)
+
+        try:
+            tally = _run(
+                batches,
+                where=where,
+                config=config,
+                compat=compat,
+                threads=threads,
+                timeout=timeout,
+                on_error=on_error,
+                sink=sink,
+                rejects=reject,
+                bar=bar,
             )
-    return ScoreReport(flat, prompts)
+            writer.finish(schema[0] if schema else _empty_schema(fields))
+        finally:
+            writer.release()
+        seconds = time.perf_counter() - t0
+        summary = {
+            "file": where,
+            "compat": compat,
+            "seconds": round(seconds, 3),
+            "records_per_second": round(tally.records / seconds) if seconds > 0 else None,
+            **tally.summary(),
+            "outputs": {
+                "items": str(target),
+                "rejected": str(rejected_target),
+                "summary": str(summary_target),
+            },
+        }
+        write_json(summary_target, summary)
+    return summary
+
+
+def _empty_schema(fields: ResponseFields) -> pa.Schema:
+    return pa.schema(
+        [
+            ("line", pa.int64()),
+            ("prompt", pa.int64()),
+            *[(name, pa.large_string()) for name in fields.ids],
+            ("type", pa.large_string()),
+            ("subtype", pa.large_string()),
+            ("level", pa.large_string()),
+            ("gold", pa.large_string()),
+            ("extracted", pa.large_string()),
+            ("correct", pa.bool_()),
+            ("reason", pa.string()),
+            ("path", pa.string()),
+        ]
+    )
 
 
 def format_table(rows: list[tuple[str, str, str, int, int, int, float]]) -> str:
     head = ("Type", "Subtype", "Level", "Correct", "Incorrect", "Total", "Accuracy")
-    cells = [head] + [(t, s, lv, str(c), str(i), str(n), f"{a:.4f}") for t, s, lv, c, i, n, a in rows]
+    cells = [head] + [
+        (t, s, lv, str(c), str(i), str(n), "-" if math.isnan(a) else f"{a:.4f}")
+        for t, s, lv, c, i, n, a in rows
+    ]
     widths = [max(len(r[k]) for r in cells) for k in range(len(head))]
     line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
 

@@ -1,18 +1,20 @@
 """``matheval-fast score``: score a response file (protocol A) and print accuracy tables.
 
-Writes per-item verdicts with reasons (JSONL) and ``summary.json`` beside them.
+Streams the file in bounded batches (JSON Lines, gzipped or not, ``-`` for stdin; Parquet; the
+seed's JSON array) and writes per-item verdicts (``--out``: ``.jsonl`` or ``.parquet``), with
+``<out stem>.summary.json`` and ``<out stem>.rejected.jsonl`` (records that could not be scored,
+with their 1-based line and the reason) beside it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import warnings
 from pathlib import Path
 
-from matheval_fast._report.files import atomic_write, write_json
 from matheval_fast._sympy.pool import check_timeout
-from matheval_fast.score import format_table, read_records, score_records
+from matheval_fast.score import default_out, format_table, score_file
 
 HELP = "score responses against reference answers (protocol A)"
 
@@ -26,7 +28,9 @@ def _seconds(text: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, help="responses: seed JSON array, .jsonl, or .parquet")
+    p.add_argument(
+        "file", help="responses: .jsonl (also .gz, or - for stdin), .parquet, or a seed JSON array"
+    )
     p.add_argument(
         "--config", type=Path, default=None, help="seed-format eval_config.json (default: the seed's)"
     )
@@ -34,25 +38,83 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts"
     )
     p.add_argument(
-        "--out", type=Path, default=None, help="per-item verdicts, JSONL (default: <file stem>.results.jsonl)"
+        "--out",
+        type=Path,
+        default=None,
+        help="per-item verdicts, .jsonl or .parquet (default: <file stem>.results.jsonl)",
     )
     p.add_argument(
-        "--summary", type=Path, default=None, help="summary JSON (default: summary.json beside --out)"
+        "--out-format", choices=["jsonl", "parquet"], default=None, help="default: from --out's suffix"
+    )
+    p.add_argument(
+        "--input-format",
+        choices=["jsonl", "json", "parquet"],
+        default=None,
+        help="default: from the name/content",
+    )
+    p.add_argument(
+        "--summary", type=Path, default=None, help="summary JSON (default: <out stem>.summary.json)"
     )
     p.add_argument("--response-field", default="completion", help="field with the response (str or list)")
-    p.add_argument("--gold-field", default="answer")
-    p.add_argument("--type-field", default="type")
+    p.add_argument("--gold-field", default="answer", help="field with the reference answer")
+    p.add_argument(
+        "--type-field", default="type", help="field with the dataset type (picks the config's policy)"
+    )
     p.add_argument("--subtype-field", default="subtype")
     p.add_argument("--level-field", default="level")
+    p.add_argument(
+        "--id-field",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="field copied to every output row (repeatable)",
+    )
+    p.add_argument(
+        "--on-error",
+        choices=["skip", "fail"],
+        default="skip",
+        help="a record that cannot be scored: skip it (counted, in <stem>.rejected.jsonl; default) or stop",
+    )
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
     p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
+    p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")
 
 
 def run(args: argparse.Namespace) -> int:
-    records = read_records(args.file)
-    report = score_records(
-        records,
+    if args.batch_rows < 1:
+        raise ValueError("--batch-rows must be at least 1")
+    out = args.out or default_out(args.file)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        summary = _score(args, out)
+    for w in caught:  # one plain line each, not a warning with a source line under it
+        print(f"matheval-fast score: note: {w.message}", file=sys.stderr)
+    if not args.quiet:
+        for p in summary["prompts"]:
+            rows = [
+                (g["type"], g["subtype"], g["level"], g["correct"], g["incorrect"], g["total"], g["accuracy"])
+                for g in p["by_group"]
+            ]
+            rows.append(
+                ("Overall", "", "", p["correct"], p["total"] - p["correct"], p["total"], p["accuracy"])
+            )
+            print(f"prompt {p['prompt']} ({args.compat} mode)")
+            print(format_table(rows))
+            print("reasons: " + ", ".join(f"{k}={v}" for k, v in sorted(p["reasons"].items())))
+        if summary["rejected"]:
+            print(f"rejected: {summary['rejected']} records (see {summary['outputs']['rejected']})")
+        print(f"verdicts: {summary['outputs']['items']}\nsummary:  {summary['outputs']['summary']}")
+    return 0
+
+
+def _score(args: argparse.Namespace, out: Path) -> dict:
+    return score_file(
+        args.file,
+        out,
+        summary_path=args.summary,
+        out_format=args.out_format,
+        input_format=args.input_format,
         config=args.config,
         compat=args.compat,
         response_field=args.response_field,
@@ -60,43 +122,10 @@ def run(args: argparse.Namespace) -> int:
         type_field=args.type_field,
         subtype_field=args.subtype_field,
         level_field=args.level_field,
+        id_fields=args.id_field,
         threads=args.threads,
         timeout=args.timeout,
+        on_error=args.on_error,
+        batch_rows=args.batch_rows,
         progress=sys.stderr.isatty(),
     )
-    out = args.out or Path(f"{args.file.stem}.results.jsonl")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out) as f:
-        for r in report.rows:
-            f.write(
-                json.dumps(
-                    {
-                        k: r[k]
-                        for k in (
-                            "index",
-                            "prompt",
-                            "type",
-                            "subtype",
-                            "level",
-                            "gold",
-                            "extracted",
-                            "correct",
-                            "reason",
-                            "path",
-                        )
-                    },
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
-    summary_path = args.summary or out.parent / "summary.json"
-    summary = {"file": str(args.file), "compat": args.compat, **report.summary()}
-    write_json(summary_path, summary)
-    if not args.quiet:
-        for p in range(report.prompts):
-            print(f"prompt {p} ({args.compat} mode)")
-            print(format_table(report.table(p)))
-            reasons = summary["prompts"][p]["reasons"]
-            print("reasons: " + ", ".join(f"{k}={v}" for k, v in sorted(reasons.items())))
-        print(f"verdicts: {out}\nsummary:  {summary_path}")
-    return 0

@@ -10,11 +10,11 @@ record byte for byte, with ``matheval_fast`` members added before its closing br
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pyarrow as pa
@@ -30,7 +30,9 @@ __all__ = ["Chunk", "JsonlCopyWriter", "fields_of", "parsed_chunks", "peek_json_
 Kind = FieldKind
 
 
-def read_chunks(path: Path, chunk_bytes: int, slots: int = 3) -> Iterator[memoryview]:
+def read_chunks(
+    path: Path, chunk_bytes: int, slots: int = 3, opener: Callable[[Path], IO[bytes]] = open_binary
+) -> Iterator[memoryview]:
     """Chunks of whole lines, about ``chunk_bytes`` each (the last line may lack its newline).
 
     Chunks are views into a small ring of reused buffers (fresh memory per chunk costs more in page
@@ -40,7 +42,7 @@ def read_chunks(path: Path, chunk_bytes: int, slots: int = 3) -> Iterator[memory
     ring: list[bytearray | None] = [None] * slots
     carry = b""
     k = 0
-    with open_binary(path) as fh:
+    with opener(path) as fh:
         while True:
             buf = ring[k % slots]
             if buf is None or len(buf) <= len(carry):  # no room to read on: a bigger buffer

@@ -1,0 +1,403 @@
+"""Response files for ``score``: JSON Lines (also gzipped, or ``-`` for stdin), Parquet, and the
+seed's JSON array, read in bounded batches into one normalised shape.
+
+Every source yields :class:`ResponseBatch` objects: an Arrow batch with the columns of
+:data:`NORMALISED` (then the user's id columns) and the records it refused, each with its 1-based
+line (JSON Lines), row (Parquet) or item (JSON array) number and the reason. A record is refused,
+never guessed at, when a field holds an object or array where a string is expected; a response
+list that is empty or null still gives a row (scored ``no_answer``). Python records (the API's
+``score_records``) go through the same JSON Lines reader as files, so both give the same rows.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pyarrow as pa
+
+from matheval_fast.io.logs.base import arrow_path, as_text
+from matheval_fast.io.logs.jsonl import Chunk, fields_of, read_chunks
+
+__all__ = [
+    "NORMALISED",
+    "ResponseBatch",
+    "ResponseFields",
+    "json_array_batches",
+    "jsonl_batches",
+    "open_input",
+    "parquet_batches",
+    "record_batches",
+    "source_batches",
+]
+
+_TEXT = pa.large_string()
+_TEXTS = pa.large_list(pa.large_string())
+
+#: The normalised columns every source gives, in order (id columns follow, under their own names).
+NORMALISED = pa.schema(
+    [
+        ("line", pa.int64()),
+        ("response", _TEXTS),
+        ("gold", _TEXT),
+        ("type", _TEXT),
+        ("subtype", _TEXT),
+        ("level", _TEXT),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ResponseFields:
+    """Where each value is in a record: dotted paths (``doc.answer``, ``resps.0``). ``ids``: fields
+    copied to every output row (as text)."""
+
+    response: str = "completion"
+    gold: str = "answer"
+    type: str = "type"
+    subtype: str = "subtype"
+    level: str = "level"
+    ids: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        taken = set(NORMALISED.names) | {"prompt", "extracted", "correct", "reason", "path"}
+        for name in self.ids:
+            if name in taken:
+                raise ValueError(f"id field {name!r} has the name of an output column; rename it")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError(f"id fields repeat: {list(self.ids)}")
+
+
+@dataclass
+class ResponseBatch:
+    """A batch of normalised records and the records refused in it: ``(number, reason)``."""
+
+    batch: pa.RecordBatch
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+    #: Bytes of input this batch consumed (for progress over a file of known size).
+    bytes_read: int = 0
+
+
+def open_input(path: str | Path) -> IO[bytes]:
+    """The input's bytes: ``-`` is standard input; gzip is recognised by its magic number."""
+    if str(path) == "-":
+        raw: Any = sys.stdin.buffer
+        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
+        return gzip.GzipFile(fileobj=raw, mode="rb") if head == b"\x1f\x8b" else raw  # type: ignore[return-value]
+    fh = open(path, "rb")
+    if fh.read(2) == b"\x1f\x8b":
+        fh.seek(0)
+        return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
+    fh.seek(0)
+    return fh
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON Lines (and Python records, which are written as JSON Lines first)
+
+_STRING_TAGS = ("string", "number", "bool")
+
+
+def _wanted(fields: ResponseFields) -> list[tuple[str, Any]]:
+    return [
+        (fields.response, "list"),
+        (fields.gold, "text"),
+        (fields.type, "text"),
+        (fields.subtype, "text"),
+        (fields.level, "text"),
+        *[(f, "text") for f in fields.ids],
+    ]
+
+
+def _refuse(
+    tags: np.ndarray, names: tuple[str, ...], allowed: Iterable[str], what: str, path: str
+) -> dict[int, str]:
+    """Row position -> reason, for rows whose value at ``path`` has a type not in ``allowed``."""
+    ok = np.isin(tags, [names.index(a) for a in allowed if a in names])
+    return {
+        int(i): f"{what} field {path!r} holds {_a(names[tags[i]])}, expected {_expected(what)}"
+        for i in np.flatnonzero(~ok)
+    }
+
+
+def _a(tag: str) -> str:
+    return {"object": "an object", "array": "an array", "nested": "a list holding arrays or objects"}.get(
+        tag, f"a {tag}"
+    )
+
+
+def _expected(what: str) -> str:
+    return "a string or a list of strings" if what == "response" else "a string or a number"
+
+
+def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
+    names = ch.tag_names
+    f = ch.fields
+    refused: dict[int, str] = {}
+    resp = f[fields.response]
+    refused.update(
+        _refuse(resp.tags, names, ("missing", "null", "array", *_STRING_TAGS), "response", fields.response)
+    )
+    gold = f[fields.gold]
+    no_gold = np.flatnonzero(gold.tags == names.index("missing"))
+    refused.update({int(i): f"no gold: no field {fields.gold!r} in this record" for i in no_gold})
+    allowed = ("missing", "null", *_STRING_TAGS)
+    for what, path in (("gold", fields.gold), ("type", fields.type), ("subtype", fields.subtype)):
+        for i, why in _refuse(f[path].tags, names, allowed, what, path).items():
+            refused.setdefault(i, why)
+    for i, why in _refuse(f[fields.level].tags, names, allowed, "level", fields.level).items():
+        refused.setdefault(i, why)
+    rejected = [(n, f"not a JSON object: {m}") for n, m in ch.bad]
+    lines = ch.lines
+    keep = np.ones(len(lines), dtype=bool)
+    if refused:
+        pos = np.fromiter(refused, dtype=np.int64)
+        keep[pos] = False
+        rejected += [(int(lines[i]), refused[i]) for i in sorted(refused)]
+    ch2 = ch.select(keep) if refused else ch
+    f2 = ch2.fields
+    arrays = [
+        pa.array(ch2.lines, pa.int64()),
+        f2[fields.response].array,
+        f2[fields.gold].array,
+        f2[fields.type].array,
+        f2[fields.subtype].array,
+        f2[fields.level].array,
+        *[f2[p].array for p in fields.ids],
+    ]
+    batch = pa.RecordBatch.from_arrays(arrays, schema=_schema(fields))
+    rejected.sort()
+    return ResponseBatch(batch, rejected, len(ch.data))
+
+
+def _schema(fields: ResponseFields) -> pa.Schema:
+    return pa.schema([*NORMALISED, *[(name, _TEXT) for name in fields.ids]])
+
+
+def _check_fields(ch: Chunk, fields: ResponseFields, where: str) -> None:
+    """Stop when the first chunk's records have none of the response or gold field: a misspelt
+    field name would otherwise score every item ``no_answer``."""
+    if len(ch) == 0:
+        return
+    missing = ch.tag_names.index("missing")
+    for what, path, flag in (
+        ("response", fields.response, "--response-field"),
+        ("gold", fields.gold, "--gold-field"),
+    ):
+        if bool(np.all(ch.fields[path].tags == missing)):
+            start, end = int(ch.starts[0]), int(ch.ends[0])
+            try:
+                keys = sorted(json.loads(bytes(ch.data[start:end])))
+            except (ValueError, TypeError):  # pragma: no cover - the core parsed this record
+                keys = []
+            raise ValueError(
+                f"{where}: no record in the first {len(ch)} has a {what} field {path!r} "
+                f"(the first record's fields: {', '.join(keys) or 'none'}); see {flag}"
+            )
+
+
+def jsonl_batches(
+    path: str | Path, fields: ResponseFields, *, chunk_bytes: int = 16 << 20
+) -> Iterator[ResponseBatch]:
+    """JSON Lines from a file (gzipped or not) or ``-`` (stdin), in chunks of whole lines."""
+    first = 1
+    checked = False
+    wanted = _wanted(fields)
+    for data in read_chunks(Path(path), chunk_bytes, opener=open_input):
+        ch = fields_of(data, first, wanted)
+        first += ch.line_count
+        if not checked:
+            _check_fields(ch, fields, "stdin" if str(path) == "-" else str(path))
+            checked = len(ch) > 0
+        yield _normalise_chunk(ch, fields)
+
+
+def record_batches(
+    records: Sequence[Any], fields: ResponseFields, *, batch_rows: int = 65_536, where: str = "records"
+) -> Iterator[ResponseBatch]:
+    """Python records (dicts) through the JSON Lines reader, so the API and the files agree."""
+    first = 1
+    checked = False
+    wanted = _wanted(fields)
+    for start in range(0, len(records), batch_rows):
+        lines = []
+        unwritable = []
+        for k, rec in enumerate(records[start : start + batch_rows]):
+            try:
+                lines.append(json.dumps(rec, ensure_ascii=False, allow_nan=False))
+            except (TypeError, ValueError, RecursionError) as exc:
+                # A blank line keeps the numbering; the record is reported with the reason.
+                lines.append("")
+                why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+                unwritable.append((first + k, f"not JSON data: {why}"))
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        ch = fields_of(data, first, wanted)
+        first += ch.line_count
+        if not checked:
+            _check_fields(ch, fields, where)
+            checked = len(ch) > 0
+        out = _normalise_chunk(ch, fields)
+        out.rejected = sorted(out.rejected + unwritable)
+        yield out
+
+
+def json_array_batches(
+    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536
+) -> Iterator[ResponseBatch]:
+    """The seed's format: one JSON array of items (read whole: such files are small)."""
+    with open_input(path) as fh:
+        text = fh.read().decode("utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON (line {exc.lineno}): {exc.msg}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply to read") from None
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON array of items (or use .jsonl for JSON Lines)")
+    yield from record_batches(data, fields, batch_rows=batch_rows, where=str(path))
+
+
+# ---------------------------------------------------------------------------------------------
+# Parquet
+
+
+def _texts(arr: pa.Array, path: str) -> pa.Array:
+    """A response column as lists of texts: a string column becomes lists of one (null stays)."""
+    t = arr.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        s = arr.cast(_TEXT)
+        offsets = pa.array(np.arange(len(s) + 1, dtype=np.int64))
+        return pa.LargeListArray.from_arrays(offsets, s, mask=s.is_null() if s.null_count else None)
+    if (pa.types.is_list(t) or pa.types.is_large_list(t)) and (
+        pa.types.is_string(t.value_type)
+        or pa.types.is_large_string(t.value_type)
+        or pa.types.is_null(t.value_type)
+    ):
+        return arr.cast(_TEXTS)
+    if pa.types.is_null(t):
+        return pa.nulls(len(arr), _TEXTS)
+    raise ValueError(f"response column {path!r} has type {t}; expected a string or a list of strings")
+
+
+def _scalar_text(arr: pa.Array | None, n: int, what: str, path: str) -> pa.Array:
+    if arr is None:
+        return pa.nulls(n, _TEXT)
+    t = arr.type
+    if pa.types.is_nested(t):
+        raise ValueError(f"{what} column {path!r} has type {t}; expected a string or a number")
+    return as_text(arr)
+
+
+def parquet_batches(
+    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536
+) -> Iterator[ResponseBatch]:
+    """Parquet in row batches, only the needed columns read. Column types are checked up front:
+    a column of the wrong type stops the run before any work (Parquet has one type per column)."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(path)
+    schema = pf.schema_arrow
+    paths = {
+        "response": fields.response,
+        "gold": fields.gold,
+        "type": fields.type,
+        "subtype": fields.subtype,
+        "level": fields.level,
+    }
+    for what in ("response", "gold"):
+        top = paths[what].split(".")[0]
+        if top not in schema.names:
+            flag = f"--{what}-field"
+            raise ValueError(
+                f"{path}: no column {top!r} for the {what} (columns: {', '.join(schema.names)}); see {flag}"
+            )
+    for p in fields.ids:
+        if p.split(".")[0] not in schema.names:
+            raise ValueError(f"{path}: no column {p.split('.')[0]!r} for id field {p!r}")
+    tops = sorted({p.split(".")[0] for p in [*paths.values(), *fields.ids]} & set(schema.names))
+    row = 1
+    for b in pf.iter_batches(batch_size=batch_rows, columns=tops):
+        n = b.num_rows
+        resp = arrow_path(b, fields.response)
+        gold = arrow_path(b, fields.gold)
+        if resp is None or gold is None:
+            raise ValueError(f"{path}: field {fields.response if resp is None else fields.gold!r} not found")
+        arrays = [
+            pa.array(np.arange(row, row + n, dtype=np.int64)),
+            _texts(resp, fields.response),
+            _scalar_text(gold, n, "gold", fields.gold),
+            _scalar_text(arrow_path(b, fields.type), n, "type", fields.type),
+            _scalar_text(arrow_path(b, fields.subtype), n, "subtype", fields.subtype),
+            _scalar_text(arrow_path(b, fields.level), n, "level", fields.level),
+            *[as_text(_column(b, p)) for p in fields.ids],
+        ]
+        row += n
+        yield ResponseBatch(pa.RecordBatch.from_arrays(arrays, schema=_schema(fields)), [], 0)
+
+
+def _column(b: pa.RecordBatch, path: str) -> pa.Array:
+    arr = arrow_path(b, path)
+    return pa.nulls(b.num_rows, _TEXT) if arr is None else arr
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def source_batches(
+    path: str | Path, fields: ResponseFields, *, input_format: str | None = None, batch_rows: int = 65_536
+) -> Iterator[ResponseBatch]:
+    """The batches of a response file, its format from ``input_format`` or the name
+    (``.parquet``; ``.jsonl``/``.jsonl.gz``/``-``; ``.json``: a JSON array, or JSON Lines when the
+    first character is not ``[``)."""
+    fmt = input_format or _format_of(path)
+    if fmt == "parquet":
+        return parquet_batches(path, fields, batch_rows=batch_rows)
+    if fmt == "json":
+        return json_array_batches(path, fields, batch_rows=batch_rows)
+    if fmt == "jsonl":
+        return _rebatch(jsonl_batches(path, fields), batch_rows)
+    raise ValueError(f"unknown input format {fmt!r}: use jsonl, json or parquet")
+
+
+def _rebatch(batches: Iterator[ResponseBatch], batch_rows: int) -> Iterator[ResponseBatch]:
+    """Batches of at most ``batch_rows`` records (a chunk of lines holds as many as fit in its
+    bytes); each refused record goes with the slice its line falls in."""
+    for rb in batches:
+        n = rb.batch.num_rows
+        if n <= batch_rows:
+            yield rb
+            continue
+        lines = rb.batch.column(0).to_numpy()
+        rejected = sorted(rb.rejected)
+        r = 0
+        for start in range(0, n, batch_rows):
+            part = rb.batch.slice(start, batch_rows)
+            last = int(lines[min(start + batch_rows, n) - 1])
+            end = n <= start + batch_rows
+            mine = []
+            while r < len(rejected) and (end or rejected[r][0] < last):
+                mine.append(rejected[r])
+                r += 1
+            yield ResponseBatch(part, mine, rb.bytes_read if end else 0)
+
+
+def _format_of(path: str | Path) -> str:
+    name = str(path).lower()
+    if name == "-":
+        return "jsonl"
+    if name.endswith(".parquet"):
+        return "parquet"
+    if name.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")):
+        return "jsonl"
+    with open_input(path) as fh:
+        head = fh.read(4096).lstrip()
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:].lstrip()
+    return "json" if head.startswith(b"[") else "jsonl"
