@@ -366,15 +366,7 @@ struct Unclosed {
 
 // Bytes the span and anchor scans looked at, for the tests that count work (a quadratic path
 // shows as work growing faster than the input).
-#[cfg(test)]
-thread_local! {
-    static SPAN_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-fn count_work(_bytes: usize) {
-    #[cfg(test)]
-    SPAN_WORK.with(|w| w.set(w.get() + _bytes));
-}
+use crate::work::count as count_work;
 
 fn math_span_or_dead_end(s: &str, i: usize, unclosed: &mut Unclosed) -> Span {
     let r = &s[i..];
@@ -544,9 +536,7 @@ mod tests {
         let mut out = [0; 2];
         for (slot, size) in out.iter_mut().zip([n, 2 * n]) {
             let text = make(size);
-            SPAN_WORK.with(|w| w.set(0));
-            let _ = extract(&text, &[]);
-            *slot = SPAN_WORK.with(|w| w.get()).max(1);
+            *slot = (crate::work::measure(|| extract(&text, &[])).1 as usize).max(1);
         }
         (out[0], out[1])
     }

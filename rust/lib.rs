@@ -30,6 +30,7 @@ pub mod records;
 pub mod scan;
 pub mod stats;
 pub mod verdict;
+mod work;
 pub mod xwin;
 
 #[cfg(feature = "python")]

@@ -405,6 +405,7 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
 /// Parse a whole answer as one number: optional sign, currency, literal or fraction, percent,
 /// trailing unit words. `None` if anything else remains.
 pub fn parse_number(s: &str) -> Option<WrittenNumber> {
+    crate::work::count(s.len());
     let t = strip_currency(s.trim());
     let (neg, body) = match t.chars().next() {
         Some('-') => (true, &t[1..]),
@@ -582,6 +583,7 @@ fn divide(a: &WrittenNumber, b: &WrittenNumber) -> Option<WrittenNumber> {
 /// precedes a digit and does not follow a letter or digit ("x-axis", "5-3" are not negatives);
 /// exponents of units (`cm^2`) are skipped; thousands separators need groups of three.
 pub fn scan_numbers(s: &str) -> Vec<Found> {
+    crate::work::count(s.len());
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut brace_index: Option<BraceIndex> = None;

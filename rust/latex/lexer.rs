@@ -67,6 +67,7 @@ pub struct Lexer<'a> {
 }
 
 pub fn tokenize(input: &[char]) -> Result<Vec<Token>> {
+    crate::work::count(input.len());
     let mut lx = Lexer {
         chars: input,
         i: 0,

@@ -16,6 +16,7 @@ pub fn matching_brace(s: &str, open: usize) -> Option<usize> {
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
+                    crate::work::count(i + 1 - open);
                     return Some(i);
                 }
             }
@@ -23,6 +24,7 @@ pub fn matching_brace(s: &str, open: usize) -> Option<usize> {
         }
         i += 1;
     }
+    crate::work::count(b.len() - open);
     None
 }
 
@@ -37,6 +39,7 @@ pub struct BraceIndex<'a> {
 
 impl<'a> BraceIndex<'a> {
     pub fn new(text: &'a str) -> Self {
+        crate::work::count(text.len());
         let b = text.as_bytes();
         let (mut opens, mut closes) = (Vec::new(), Vec::new());
         let mut stack = Vec::new();

@@ -10,6 +10,7 @@ const TRAILING: [&str; 7] = ["\\right.", "\\\\", "\\!", "\\,", "\\:", "\\;", "\\
 pub fn strip_debris(s: &str) -> &str {
     let mut t = s.trim();
     loop {
+        crate::work::count(1);
         let before = t.len();
         if let Some(inner) = t
             .strip_prefix("\\left.")

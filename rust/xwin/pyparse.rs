@@ -164,6 +164,7 @@ fn search_string(
         if pre >= s.len() {
             break;
         }
+        crate::work::count(1);
         match token(text, pre) {
             Some((end, tok)) => {
                 out.push(tok);
@@ -252,6 +253,7 @@ fn nested_braces_end_counted(text: &str, i: usize) -> (Option<usize>, usize) {
     let mut steps = 0usize;
     loop {
         steps += 1;
+        crate::work::count(1);
         k = skip_ws(s, k);
         if k >= s.len() {
             return (None, steps);
@@ -306,6 +308,7 @@ const MAX_GROUP_DEPTH: usize = 10_000;
 
 impl<'a> GroupEnds<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
+        crate::work::count(text.len());
         let index = (!text.bytes().any(|b| b == b'"' || b == b'\'')).then(|| {
             let (mut opens, mut ends) = (Vec::new(), Vec::new());
             let mut stack: Vec<usize> = Vec::new();
