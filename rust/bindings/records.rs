@@ -2,13 +2,10 @@
 //! that take over the Rust vectors, no copy: offsets, numbers, UTF-8 data, validity bitmaps), and
 //! the annotated copy.
 
-use std::cell::RefCell;
-
 use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyModule, PyTuple};
 
 use super::convert::vocabulary;
 use super::error::to_pyerr;
@@ -95,27 +92,21 @@ fn column_tuple<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyTuple>
     }
 }
 
-thread_local! {
-    /// Where a non-`bytes` buffer (a reused `bytearray`) is copied to: one per thread, kept across
-    /// calls, so a chunk costs a memcpy into warm memory rather than fresh pages.
-    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Run `f` on the bytes of `data`: `bytes` borrowed in place, any other buffer (bytearray,
-/// memoryview) copied into this thread's scratch buffer first.
+/// Run `f` on the bytes of `data`: `bytes` borrowed in place, a `bytearray` copied, any other buffer (memoryview) through `bytes(data)`. (The buffer
+/// protocol is not in the stable ABI before Python 3.11, and the wheel is abi3 from 3.10.)
 fn with_bytes<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return f(b.as_bytes());
     }
-    let buf = PyBuffer::<u8>::get(data).map_err(|_| {
+    if let Ok(b) = data.cast::<PyByteArray>() {
+        return f(&b.to_vec());
+    }
+    let builtins = PyModule::import(data.py(), "builtins")?;
+    let copied = builtins.getattr("bytes")?.call1((data,)).map_err(|_| {
         PyTypeError::new_err("data must be bytes or a buffer of bytes (bytearray, memoryview)")
     })?;
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        s.resize(buf.item_count(), 0);
-        buf.copy_to_slice(data.py(), &mut s[..])?;
-        f(&s)
-    })
+    let b = copied.cast::<PyBytes>()?;
+    f(b.as_bytes())
 }
 
 fn want(s: &str) -> PyResult<Want> {
