@@ -78,6 +78,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
     p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
     p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
+    p.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="local (default; streams on this machine) or ray (Ray Data; --out is a directory of Parquet)",
+    )
+    p.add_argument(
+        "--address", default=None, help="--engine ray: the cluster to join ('auto': a running one)"
+    )
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")
 
 
@@ -109,6 +118,30 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace, out: Path) -> dict:
+    if args.engine == "ray":
+        from matheval_fast.distributed import score_with_ray
+        from matheval_fast.io.responses import ResponseFields
+
+        if args.out is None:
+            raise ValueError("--engine ray needs --out DIR (a directory of Parquet files)")
+        fields = ResponseFields(
+            args.response_field,
+            args.gold_field,
+            args.type_field,
+            args.subtype_field,
+            args.level_field,
+            tuple(args.id_field),
+        )
+        return score_with_ray(
+            args.file,
+            args.out,
+            fields=fields,
+            config=args.config,
+            compat=args.compat,
+            timeout=args.timeout,
+            input_format=args.input_format,
+            address=args.address,
+        )
     return score_file(
         args.file,
         out,

@@ -31,6 +31,8 @@ __all__ = [
     "ResponseFields",
     "json_array_batches",
     "jsonl_batches",
+    "needed_columns",
+    "normalise_arrow",
     "open_input",
     "parquet_batches",
     "record_batches",
@@ -304,15 +306,8 @@ def parquet_batches(
 
     pf = pq.ParquetFile(path)
     schema = pf.schema_arrow
-    paths = {
-        "response": fields.response,
-        "gold": fields.gold,
-        "type": fields.type,
-        "subtype": fields.subtype,
-        "level": fields.level,
-    }
-    for what in ("response", "gold"):
-        top = paths[what].split(".")[0]
+    for what, p in (("response", fields.response), ("gold", fields.gold)):
+        top = p.split(".")[0]
         if top not in schema.names:
             flag = f"--{what}-field"
             raise ValueError(
@@ -321,25 +316,52 @@ def parquet_batches(
     for p in fields.ids:
         if p.split(".")[0] not in schema.names:
             raise ValueError(f"{path}: no column {p.split('.')[0]!r} for id field {p!r}")
-    tops = sorted({p.split(".")[0] for p in [*paths.values(), *fields.ids]} & set(schema.names))
+    tops = needed_columns(fields, schema.names)
     row = 1
     for b in pf.iter_batches(batch_size=batch_rows, columns=tops):
-        n = b.num_rows
-        resp = arrow_path(b, fields.response)
-        gold = arrow_path(b, fields.gold)
-        if resp is None or gold is None:
-            raise ValueError(f"{path}: field {fields.response if resp is None else fields.gold!r} not found")
-        arrays = [
-            pa.array(np.arange(row, row + n, dtype=np.int64)),
-            _texts(resp, fields.response),
-            _scalar_text(gold, n, "gold", fields.gold),
-            _scalar_text(arrow_path(b, fields.type), n, "type", fields.type),
-            _scalar_text(arrow_path(b, fields.subtype), n, "subtype", fields.subtype),
-            _scalar_text(arrow_path(b, fields.level), n, "level", fields.level),
-            *[as_text(_column(b, p)) for p in fields.ids],
-        ]
-        row += n
-        yield ResponseBatch(pa.RecordBatch.from_arrays(arrays, schema=_schema(fields)), [], 0)
+        yield ResponseBatch(normalise_arrow(b, fields, first_row=row), [], 0)
+        row += b.num_rows
+
+
+def needed_columns(fields: ResponseFields, names: Sequence[str]) -> list[str]:
+    """The top-level columns the fields read (only these are read from Parquet)."""
+    paths = [fields.response, fields.gold, fields.type, fields.subtype, fields.level, *fields.ids]
+    return sorted({p.split(".")[0] for p in paths} & set(names))
+
+
+def normalise_arrow(
+    b: pa.RecordBatch | pa.Table, fields: ResponseFields, *, first_row: int | None = 1
+) -> pa.RecordBatch:
+    """A batch of any Arrow layout in the normalised shape (``line``: row numbers from
+    ``first_row``, or null when rows have no global number, as in a distributed read). A column of
+    the wrong type is a ``ValueError`` naming it (Arrow columns have one type each)."""
+    if isinstance(b, pa.Table):
+        b = (
+            b.combine_chunks().to_batches()[0]
+            if b.num_rows
+            else pa.RecordBatch.from_pylist([], schema=b.schema)
+        )
+    n = b.num_rows
+    resp = arrow_path(b, fields.response)
+    gold = arrow_path(b, fields.gold)
+    if resp is None or gold is None:
+        missing = fields.response if resp is None else fields.gold
+        raise ValueError(f"field {missing!r} not found (columns: {', '.join(b.schema.names)})")
+    line = (
+        pa.nulls(n, pa.int64())
+        if first_row is None
+        else pa.array(np.arange(first_row, first_row + n, dtype=np.int64))
+    )
+    arrays = [
+        line,
+        _texts(resp, fields.response),
+        _scalar_text(gold, n, "gold", fields.gold),
+        _scalar_text(arrow_path(b, fields.type), n, "type", fields.type),
+        _scalar_text(arrow_path(b, fields.subtype), n, "subtype", fields.subtype),
+        _scalar_text(arrow_path(b, fields.level), n, "level", fields.level),
+        *[as_text(_column(b, p)) for p in fields.ids],
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=_schema(fields))
 
 
 def _column(b: pa.RecordBatch, path: str) -> pa.Array:
