@@ -13,9 +13,11 @@ import matheval_fast as mf
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matheval_fast import score as score_mod
 from matheval_fast.cli import main
-from matheval_fast.score import RejectedRecordError, read_records, score_file, score_records
+from matheval_fast.score import RejectedRecordError, jsonl_bytes, read_records, score_file, score_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "data" / "samples" / "demo_responses.json"
@@ -320,3 +322,24 @@ def test_console_script_runs_without_a_terminal(tmp_path):
     )
     assert "Overall" in proc.stdout
     assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    texts=st.lists(st.one_of(st.none(), st.text()), min_size=1, max_size=20),
+    flags=st.lists(st.one_of(st.none(), st.booleans()), min_size=20, max_size=20),
+    start=st.integers(0, 3),
+)
+def test_jsonl_writer_writes_what_json_dumps_writes(texts, flags, start):
+    """The Arrow-kernel JSON Lines writer against the slow reference: json.dumps per row."""
+    n = len(texts)
+    b = pa.record_batch(
+        {
+            "line": pa.array([None if i % 5 == 4 else i for i in range(n)], pa.int64()),
+            "text": pa.array(texts, pa.large_string()),
+            "ok": pa.array(flags[:n], pa.bool_()),
+            "reason": pa.array(texts, pa.string()),
+        }
+    ).slice(min(start, n - 1))
+    want = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in b.to_pylist())
+    assert jsonl_bytes(b).decode("utf-8") == want
