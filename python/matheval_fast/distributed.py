@@ -79,7 +79,9 @@ def score_with_ray(
     try:
         import ray
     except ImportError as exc:
-        raise ValueError("--engine ray needs Ray: pip install 'matheval-fast[ray]'") from exc
+        raise ValueError(
+            "--engine ray needs Ray: pip install 'ray[data]' (the 'ray' extra of matheval-fast)"
+        ) from exc
     from matheval_fast._report.files import write_json
     from matheval_fast.answer import load_config
 

@@ -56,8 +56,9 @@ def _probe() -> str | None:
         return (
             f"SymPy's LaTeX parser cannot run ({type(exc).__name__}: {exc}); installed "
             f"{ANTLR_DISTRIBUTION}: {_installed_antlr()}. It needs {ANTLR_DISTRIBUTION} 4.11 "
-            f"(pip install 'matheval-fast[latex]', or '{ANTLR_DISTRIBUTION}==4.11.*', in an environment "
-            "where nothing needs another version); until then items that need it get the verdict 'error'."
+            f"(pip install '{ANTLR_DISTRIBUTION}==4.11.*', the 'latex' extra of matheval-fast, in an "
+            "environment where nothing needs another version); until then items that need it get the "
+            "verdict 'error'."
         )
     return None
 

@@ -15,8 +15,8 @@ One module per concern:
 - :mod:`~matheval_fast.judge.parallel`: the same run in several client processes.
 - :mod:`~matheval_fast.judge.fake_server`: a rule-based OpenAI-compatible server for tests and demos.
 
-The HTTP client needs the ``judge`` extra (``pip install 'matheval-fast[judge]'``: aiohttp);
-templates, verdict parsing and metrics work without it.
+The HTTP client needs aiohttp (the ``judge`` extra; ``pip install aiohttp``); templates, verdict
+parsing and metrics work without it.
 """
 
 from __future__ import annotations

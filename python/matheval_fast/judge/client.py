@@ -60,7 +60,7 @@ class EndpointError(RuntimeError):
 
 def require_aiohttp() -> None:
     if aiohttp is None:
-        raise ImportError("the judge needs aiohttp: pip install 'matheval-fast[judge]'")
+        raise ImportError("the judge needs aiohttp: pip install aiohttp (the 'judge' extra of matheval-fast)")
 
 
 class Secret:

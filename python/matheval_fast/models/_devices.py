@@ -22,8 +22,8 @@ def require_onnxruntime() -> Any:
         import onnxruntime
     except ImportError as exc:  # pragma: no cover - the test environment has it
         raise ImportError(
-            "matheval_fast.models needs onnxruntime: pip install 'matheval-fast[cpu]' "
-            "(or 'matheval-fast[gpu]' for onnxruntime-gpu)"
+            "matheval_fast.models needs onnxruntime: pip install onnxruntime tokenizers "
+            "(the 'cpu' extra of matheval-fast; onnxruntime-gpu for the 'gpu' extra)"
         ) from exc
     return onnxruntime
 
@@ -32,7 +32,9 @@ def require_tokenizers() -> Any:
     try:
         import tokenizers
     except ImportError as exc:  # pragma: no cover - the test environment has it
-        raise ImportError("matheval_fast.models needs tokenizers: pip install 'matheval-fast[cpu]'") from exc
+        raise ImportError(
+            "matheval_fast.models needs tokenizers: pip install tokenizers (the 'cpu' extra)"
+        ) from exc
     return tokenizers
 
 
