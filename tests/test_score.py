@@ -343,3 +343,44 @@ def test_jsonl_writer_writes_what_json_dumps_writes(texts, flags, start):
     ).slice(min(start, n - 1))
     want = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in b.to_pylist())
     assert jsonl_bytes(b).decode("utf-8") == want
+
+
+class _Bar:
+    def __init__(self, total, **kw):
+        self.total, self.kw, self.n, self.postfix = total, kw, 0, {}
+
+    def update(self, n=1):
+        self.n += n
+
+    def set_postfix(self, refresh=True, **kw):
+        self.postfix = kw
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def test_progress_counts_bytes_of_a_jsonl_file_and_rows_of_parquet(tmp_path, monkeypatch):
+    import matheval_fast._report.progress as progress
+
+    bars = []
+    monkeypatch.setattr(
+        progress, "progress_bar", lambda total, **kw: bars.append(_Bar(total, **kw)) or bars[-1]
+    )
+    jl = _jsonl(tmp_path / "r.jsonl", RECS)
+    score_file(
+        jl, tmp_path / "o.jsonl", response_field="resp", gold_field="gold", progress=True, batch_rows=2
+    )
+    assert bars[-1].total == bars[-1].n == jl.stat().st_size and bars[-1].kw["unit"] == "B"
+    assert bars[-1].postfix == {"records": 3}
+    pf = tmp_path / "r.parquet"
+    pq.write_table(pa.Table.from_pylist(RECS), pf)
+    score_file(
+        pf, tmp_path / "o2.jsonl", response_field="resp", gold_field="gold", progress=True, batch_rows=2
+    )
+    assert bars[-1].total == bars[-1].n == 3 and bars[-1].kw["unit"] == "record"

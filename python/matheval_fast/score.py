@@ -35,7 +35,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast._vocabulary import Compat
-from matheval_fast.io.responses import ResponseBatch, ResponseFields, record_batches, source_batches
+from matheval_fast.io.responses import (
+    ResponseBatch,
+    ResponseFields,
+    record_batches,
+    source_batches,
+    source_format,
+)
 
 __all__ = [
     "OnError",
@@ -365,6 +371,7 @@ def _run(
     sink: Any,
     rejects: Any,
     bar: Any,
+    by_bytes: bool = False,
 ) -> ScoreTally:
     tally = ScoreTally()
     for rb in batches:
@@ -384,7 +391,11 @@ def _run(
         tally.fallback_auto += fallback
         tally.add(out)
         sink(out)
-        bar.update(rb.batch.num_rows + len(rb.rejected))
+        if by_bytes:  # a JSON Lines file of known size: bytes give the rate and the ETA
+            bar.update(rb.bytes_read)
+            bar.set_postfix(records=tally.records, refresh=False)
+        else:
+            bar.update(rb.batch.num_rows + len(rb.rejected))
     if tally.fallback_auto:
         warnings.warn(
             f"{tally.fallback_auto} of {tally.rows} rows had no type or one the config does not know; "
@@ -611,11 +622,17 @@ def score_file(
     if config is not None:
         config = load_config(config)  # a bad config fails before any work
     batches = source_batches(path, fields, input_format=input_format, batch_rows=batch_rows)
-    total = None
-    if src != "-" and (input_format or "").lower() != "jsonl" and str(path).lower().endswith(".parquet"):
+    # Progress: Parquet in rows of a known total; a plain JSON Lines file in bytes of its size
+    # (gzip and stdin have no known size: records and their rate only).
+    total: int | None = None
+    by_bytes = False
+    fmt_in = input_format or source_format(path)
+    if fmt_in == "parquet":
         import pyarrow.parquet as pq
 
         total = pq.ParquetFile(path).metadata.num_rows
+    elif fmt_in == "jsonl" and src != "-" and not _is_gzip(Path(path)):
+        total, by_bytes = Path(path).stat().st_size, True
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
         # Every output's temporary file exists before the first record is read: an unwritable
@@ -629,7 +646,15 @@ def score_file(
         def reject(n: int, why: str) -> None:
             rej_fh.write(json.dumps({"file": where, "line": n, "reason": why}, ensure_ascii=False) + "\n")
 
-        bar = stack.enter_context(progress_bar(total, enabled=progress, desc=Path(where).name, unit="record"))
+        bar = stack.enter_context(
+            progress_bar(
+                total,
+                enabled=progress,
+                desc=Path(where).name,
+                unit="B" if by_bytes else "record",
+                unit_scale=by_bytes,
+            )
+        )
         schema: list[pa.Schema] = []
 
         def sink(b: pa.RecordBatch) -> None:
@@ -649,6 +674,7 @@ def score_file(
                 sink=sink,
                 rejects=reject,
                 bar=bar,
+                by_bytes=by_bytes,
             )
             writer.finish(schema[0] if schema else _empty_schema(fields))
         finally:
@@ -668,6 +694,11 @@ def score_file(
         }
         write_json(summary_target, summary)
     return summary
+
+
+def _is_gzip(p: Path) -> bool:
+    with open(p, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
 
 
 def _empty_schema(fields: ResponseFields) -> pa.Schema:

@@ -40,7 +40,13 @@ class NullBar:
 
 
 def progress_bar(
-    total: int | None, *, enabled: bool = True, desc: str = "", unit: str = "it", force: bool = False
+    total: int | None,
+    *,
+    enabled: bool = True,
+    desc: str = "",
+    unit: str = "it",
+    force: bool = False,
+    unit_scale: bool = False,
 ) -> Any:
     """A tqdm bar on stderr, or a :class:`NullBar`.
 
@@ -53,4 +59,4 @@ def progress_bar(
         from tqdm import tqdm
     except ImportError:
         return NullBar()
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+    return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, file=sys.stderr, dynamic_ncols=True)

@@ -37,6 +37,7 @@ __all__ = [
     "parquet_batches",
     "record_batches",
     "source_batches",
+    "source_format",
 ]
 
 _TEXT = pa.large_string()
@@ -378,7 +379,7 @@ def source_batches(
     """The batches of a response file, its format from ``input_format`` or the name
     (``.parquet``; ``.jsonl``/``.jsonl.gz``/``-``; ``.json``: a JSON array, or JSON Lines when the
     first character is not ``[``)."""
-    fmt = input_format or _format_of(path)
+    fmt = input_format or source_format(path)
     if fmt == "parquet":
         return parquet_batches(path, fields, batch_rows=batch_rows)
     if fmt == "json":
@@ -410,7 +411,8 @@ def _rebatch(batches: Iterator[ResponseBatch], batch_rows: int) -> Iterator[Resp
             yield ResponseBatch(part, mine, rb.bytes_read if end else 0)
 
 
-def _format_of(path: str | Path) -> str:
+def source_format(path: str | Path) -> str:
+    """``parquet``, ``jsonl`` or ``json`` (an array), from the name, else the first character."""
     name = str(path).lower()
     if name == "-":
         return "jsonl"
