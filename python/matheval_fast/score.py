@@ -112,6 +112,9 @@ def _explode(b: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     if resp.null_count:
         lengths = np.where(resp.is_null().to_numpy(zero_copy_only=False), 0, lengths)
     per = np.maximum(lengths, 1)
+    if n and bool((lengths == 1).all()):  # one response per record (the common case): no copies
+        start = int(offsets[0])
+        return np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), resp.values.slice(start, n)
     rec = np.repeat(np.arange(n, dtype=np.int64), per)
     starts = np.cumsum(per) - per
     prompt = np.arange(len(rec), dtype=np.int64) - np.repeat(starts, per)
@@ -139,9 +142,13 @@ def score_response_batch(
 
     cfg = load_config(config)
     rec, prompt, response = _explode(b)
-    take = pa.array(rec)
-    gold = b.column(2).take(take)
-    types = b.column(3).take(take)
+    same = len(rec) == b.num_rows  # one row per record: the columns are used as they are
+
+    def per_row(col: pa.Array) -> pa.Array:
+        return col if same else col.take(pa.array(rec))
+
+    gold = per_row(b.column(2))
+    types = per_row(b.column(3))
     known = cfg.policy
     # Rows grouped by their type's policy, vectorised (one core call per group, not per row);
     # absent or unknown types are group -1, the auto checker.
@@ -197,12 +204,12 @@ def score_response_batch(
     verdicts = verdicts.combine_chunks()
     ids = [b.schema.names[i] for i in range(6, b.num_columns)]
     cols: dict[str, pa.Array] = {
-        "line": b.column(0).take(take),
+        "line": per_row(b.column(0)),
         "prompt": pa.array(prompt, pa.int64()),
-        **{name: b.column(6 + k).take(take) for k, name in enumerate(ids)},
+        **{name: per_row(b.column(6 + k)) for k, name in enumerate(ids)},
         "type": types,
-        "subtype": b.column(4).take(take),
-        "level": b.column(5).take(take),
+        "subtype": per_row(b.column(4)),
+        "level": per_row(b.column(5)),
         "gold": gold,
         "extracted": verdicts.column("extracted").chunk(0).cast(pa.large_string())
         if verdicts.num_rows
