@@ -103,7 +103,7 @@ def run_measured(argv: list[str]) -> tuple[float, float, str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=2_000_000)
-    ap.add_argument("--dir", type=Path, default=Path("/tmp"))
+    ap.add_argument("--dir", type=Path, default=Path("/tmp"))  # noqa: S108 - a benchmark's scratch space
     ap.add_argument("--keep", action="store_true", help="keep the output files")
     args = ap.parse_args()
     jl = args.dir / f"score_bench_{args.n}.jsonl"
@@ -111,7 +111,8 @@ def main() -> int:
     generate(args.n, jl, pqf)
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     print(
-        f"input: {args.n:,} rows; JSONL {jl.stat().st_size / 1e6:.0f} MB, Parquet {pqf.stat().st_size / 1e6:.0f} MB"
+        f"input: {args.n:,} rows; JSONL {jl.stat().st_size / 1e6:.0f} MB, "
+        f"Parquet {pqf.stat().st_size / 1e6:.0f} MB"
     )
     py = sys.executable
     _, rss, out = run_measured([py, "-c", IN_MEMORY, str(pqf)])

@@ -55,7 +55,14 @@ def main() -> int:
     src = args.dir / f"score_bench_{args.n}.parquet"
     if not src.exists():
         subprocess.run(
-            [sys.executable, str(ROOT / "benches" / "cli_score.py"), "--n", str(args.n), "--dir", str(args.dir)],
+            [
+                sys.executable,
+                str(ROOT / "benches" / "cli_score.py"),
+                "--n",
+                str(args.n),
+                "--dir",
+                str(args.dir),
+            ],
             check=True,
             capture_output=True,
         )
@@ -68,12 +75,15 @@ def main() -> int:
     pool_dir.mkdir()
     t0 = time.perf_counter()
     with get_context("spawn").Pool(args.workers) as pool:
-        rows = sum(pool.map(_pool_part, [(str(src), s, str(pool_dir / f"part{k}.parquet")) for k, s in enumerate(shares)]))
+        rows = sum(
+            pool.map(
+                _pool_part, [(str(src), s, str(pool_dir / f"part{k}.parquet")) for k, s in enumerate(shares)]
+            )
+        )
     pool_s = time.perf_counter() - t0
     print(f"multiprocessing.Pool({args.workers}): {pool_s:.2f} s, {rows / pool_s:,.0f} rows/s")
 
     import ray
-
     from matheval_fast.distributed import score_with_ray
     from matheval_fast.io.responses import ResponseFields
 
@@ -86,7 +96,10 @@ def main() -> int:
     score_with_ray(src, ray_dir, fields=ResponseFields(ids=("id",)), batch_rows=BATCH)
     ray_s = time.perf_counter() - t0
     ray.shutdown()
-    print(f"Ray Data ({args.workers} CPUs): {ray_s:.2f} s, {args.n / ray_s:,.0f} rows/s (ray.init {init_s:.1f} s, excluded)")
+    print(
+        f"Ray Data ({args.workers} CPUs): {ray_s:.2f} s, {args.n / ray_s:,.0f} rows/s "
+        f"(ray.init {init_s:.1f} s, excluded)"
+    )
     print(f"Ray / Pool: {ray_s / pool_s:.2f}x")
     a = pq.read_table(pool_dir, columns=["id", "correct", "reason"]).sort_by("id")
     b = pq.read_table(ray_dir, columns=["id", "correct", "reason"]).sort_by("id")
