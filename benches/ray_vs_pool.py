@@ -23,7 +23,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[1]
-BATCH = 16_384
+BATCH = 65_536
 
 
 def _pool_part(job: tuple[str, list[int], str]) -> int:

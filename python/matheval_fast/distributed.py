@@ -66,7 +66,7 @@ def score_with_ray(
     compat: Compat = "fixed",
     timeout: float | None = None,
     input_format: str | None = None,
-    batch_rows: int = 16_384,
+    batch_rows: int = 65_536,
     address: str | None = None,
     num_cpus: int | None = None,
 ) -> dict[str, Any]:
@@ -89,12 +89,17 @@ def score_with_ray(
     if config is not None and not isinstance(config, dict):
         config = str(config)
     load_config(config)  # a bad config fails here, not in every worker
+    remote = "://" in str(out_dir)
     out = Path(out_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValueError(f"{out}: exists and is not an empty directory (--engine ray writes a directory)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # Beside the directory, not in it: the directory stays a Parquet dataset readers can open.
-    summary_path = out.with_name(out.name + ".summary.json")
+    if not remote:
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            raise ValueError(f"{out}: exists and is not an empty directory (--engine ray writes a directory)")
+        out.parent.mkdir(parents=True, exist_ok=True)
+    # Beside the directory, not in it: the directory stays a Parquet dataset readers can open
+    # (for a remote --out, in the working directory).
+    summary_path = (Path(out.name) if remote else out).with_name(
+        out.name + ".summary.json"
+    )
     srcs = [str(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
     fmt = input_format or (
         "parquet" if all(s.endswith(".parquet") or Path(s).is_dir() for s in srcs) else "jsonl"
@@ -110,35 +115,41 @@ def score_with_ray(
             if not Path(srcs[0]).is_dir()
             else next(iter(sorted(Path(srcs[0]).glob("*.parquet"))), None)
         )
-        columns = needed_columns(fields, pq.read_schema(first).names) if first is not None else None
-        ds = ray.data.read_parquet(srcs, columns=columns)
+        ds = ray.data.read_parquet(srcs)
+        if first is not None:
+            ds = ds.select_columns(needed_columns(fields, pq.read_schema(first).names))
     elif fmt == "jsonl":
         ds = ray.data.read_json(srcs)
     else:
         raise ValueError(f"--engine ray reads parquet or jsonl, not {fmt!r}")
+    # Readers make blocks of whole row groups or files; blocks of batch_rows rows let every CPU
+    # take a share (a 1M-row file of 200k-row groups would otherwise keep one CPU busy for most).
+    ds = ds.repartition(target_num_rows_per_block=batch_rows)
     scored = ds.map_batches(
         score_kernel,
         batch_format="pyarrow",
         batch_size=batch_rows,
         num_cpus=1,
         fn_kwargs={"fields": fields, "config": config, "compat": compat, "timeout": timeout},
-    ).materialize()
+    )
     # Written to a temporary directory beside the target and renamed when complete: an
-    # interrupted run leaves no directory that looks finished.
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        scored.write_parquet(str(tmp))
-        if out.exists():
-            out.rmdir()  # empty (checked before any work)
-        os.replace(tmp, out)
-    finally:
+    # interrupted run leaves no directory that looks finished. The dataset streams straight into
+    # the files (nothing is held in the object store); the tables are built from the files'
+    # small columns afterwards.
+    if remote:  # object storage has no rename: written in place
+        scored.write_parquet(str(out_dir))
+        tally = _tally_of(str(out_dir))
+    else:
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
         shutil.rmtree(tmp, ignore_errors=True)
-    tally = ScoreTally()
-    for b in scored.iter_batches(batch_format="pyarrow", batch_size=65_536):
-        for rb in b.to_batches():
-            tally.records += int(pc.sum(pc.equal(rb.column("prompt"), 0)).as_py() or 0)
-            tally.add(rb)
+        try:
+            scored.write_parquet(str(tmp))
+            tally = _tally_of(str(tmp))
+            if out.exists():
+                out.rmdir()  # empty (checked before any work)
+            os.replace(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     seconds = time.perf_counter() - t0
     summary = {
         "file": srcs if len(srcs) > 1 else srcs[0],
@@ -146,7 +157,20 @@ def score_with_ray(
         "engine": "ray",
         "seconds": round(seconds, 3),
         **tally.summary(),
-        "outputs": {"items": str(out), "summary": str(summary_path)},
+        "outputs": {"items": str(out_dir), "summary": str(summary_path)},
     }
     write_json(summary_path, summary)
     return summary
+
+
+def _tally_of(directory: str) -> ScoreTally:
+    """The tables' counts from the written files (only the columns the tables need)."""
+    import pyarrow.dataset as pads
+
+    tally = ScoreTally()
+    cols = ["prompt", "type", "subtype", "level", "correct", "reason", "path"]
+    ds = pads.dataset(directory, format="parquet")
+    for rb in ds.to_batches(columns=cols, batch_size=262_144):
+        tally.records += int(pc.sum(pc.equal(rb.column("prompt"), 0)).as_py() or 0)
+        tally.add(rb)
+    return tally
