@@ -97,9 +97,7 @@ def score_with_ray(
         out.parent.mkdir(parents=True, exist_ok=True)
     # Beside the directory, not in it: the directory stays a Parquet dataset readers can open
     # (for a remote --out, in the working directory).
-    summary_path = (Path(out.name) if remote else out).with_name(
-        out.name + ".summary.json"
-    )
+    summary_path = (Path(out.name) if remote else out).with_name(out.name + ".summary.json")
     srcs = [str(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
     fmt = input_format or (
         "parquet" if all(s.endswith(".parquet") or Path(s).is_dir() for s in srcs) else "jsonl"

@@ -41,6 +41,7 @@ from matheval_fast._vocabulary import Compat
 from matheval_fast.io.responses import (
     ResponseBatch,
     ResponseFields,
+    load_json_array,
     record_batches,
     source_batches,
     source_format,
@@ -77,25 +78,16 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         import pyarrow.parquet as pq
 
         return pq.read_table(path).to_pylist()
-    text = path.read_text(encoding="utf-8")
     if suffix == ".jsonl":
         out = []
-        for n, line in enumerate(text.splitlines(), 1):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if line.strip():
                 try:
                     out.append(json.loads(line))
                 except json.JSONDecodeError as exc:
                     raise ValueError(f"{path}:{n}: not valid JSON: {exc.msg}") from exc
         return out
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON (line {exc.lineno}): {exc.msg}") from exc
-    except RecursionError:
-        raise ValueError(f"{path}: JSON nested too deeply to read") from None
-    if not isinstance(data, list):
-        raise ValueError(f"{path}: expected a JSON array of items")
-    return data
+    return load_json_array(path)
 
 
 # ---------------------------------------------------------------------------------------------

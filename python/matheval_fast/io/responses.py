@@ -31,6 +31,7 @@ __all__ = [
     "ResponseFields",
     "json_array_batches",
     "jsonl_batches",
+    "load_json_array",
     "needed_columns",
     "normalise_arrow",
     "open_input",
@@ -254,6 +255,11 @@ def json_array_batches(
     path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536
 ) -> Iterator[ResponseBatch]:
     """The seed's format: one JSON array of items (read whole: such files are small)."""
+    yield from record_batches(load_json_array(path), fields, batch_rows=batch_rows, where=str(path))
+
+
+def load_json_array(path: str | Path) -> list[Any]:
+    """A file holding one JSON array, with one clear ``ValueError`` for anything else."""
     with open_input(path) as fh:
         text = fh.read().decode("utf-8")
     try:
@@ -264,7 +270,7 @@ def json_array_batches(
         raise ValueError(f"{path}: JSON nested too deeply to read") from None
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a JSON array of items (or use .jsonl for JSON Lines)")
-    yield from record_batches(data, fields, batch_rows=batch_rows, where=str(path))
+    return data
 
 
 # ---------------------------------------------------------------------------------------------
