@@ -256,6 +256,8 @@ def _best_scores(
             arr = np.asarray(scores, dtype=np.float64).reshape(-1)
             if arr.shape[0] != len(chunk):
                 raise ValueError(f"scorer returned {arr.shape[0]} scores for {len(chunk)} queries")
+            if not np.isfinite(arr).all():
+                raise ValueError("scorer returned a NaN or infinite score")
             best.append(arr)
             if which is None or index is None:
                 index = None
