@@ -429,3 +429,28 @@ def test_cli_joins_labels_by_id_and_writes_four_files(tmp_path, capsys):
     items = [json.loads(line) for line in open(out / "items.jsonl")]
     assert len(items) == 40 and {i["cell"] for i in items} <= {"tp", "fp", "fn", "tn"}
     assert "| overall |" in capsys.readouterr().out
+
+
+def test_demo_samples_have_their_expected_flags():
+    rows = [
+        json.loads(line) for line in open(DATA / "samples" / "unanswerable_demo_umwp.jsonl", encoding="utf-8")
+    ]
+    assert len(rows) > 200 and all(r["synthetic"] for r in rows)
+    assert {(r["source"], r["category"]) for r in rows if not r["answerable"]} >= {
+        ("GSM8K", c) for c in range(1, 6)
+    }
+    batch = _core.unanswerable_prepare([r["generated_text"] for r in rows], preset="umwp")
+    assert [batch.analysis(i)["math_expression"] for i in range(len(rows))] == [
+        r["expected_math"] for r in rows
+    ]
+    rows = [
+        json.loads(line)
+        for line in open(DATA / "samples" / "unanswerable_demo_selfaware.jsonl", encoding="utf-8")
+    ]
+    batch = _core.unanswerable_prepare([r["output"] for r in rows], preset="selfaware")
+    for i, r in enumerate(rows):
+        a = batch.analysis(i)
+        assert a["skipped"] == (r["template"] == "empty")
+        assert (a["substring_reference"] is not None) == (
+            r["template"] in ("substring_precheck", "hedged_alias")
+        )
