@@ -97,7 +97,35 @@ fn extra_contains(word: &str, mode: ExtraWords) -> bool {
 
 /// `enchant.Dict("en_US").check(word)` with the hunspell provider and UMWP's words added.
 pub fn check(word: &str, mode: ExtraWords) -> bool {
-    extra_contains(word, mode) || (word.len() <= MAX_WORD_LEN && hunspell().check(word))
+    extra_contains(word, mode) || hunspell_check(word)
+}
+
+/// Entries of the per-thread cache of Hunspell verdicts before it is cleared (bounded memory).
+const CACHE_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    // Model outputs repeat the same words; a Hunspell lookup (affix stripping, case variants)
+    // costs far more than a hash probe.
+    static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, bool>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+fn hunspell_check(word: &str) -> bool {
+    if word.len() > MAX_WORD_LEN {
+        return false;
+    }
+    CACHE.with(|c| {
+        if let Some(&v) = c.borrow().get(word) {
+            return v;
+        }
+        let v = hunspell().check(word);
+        let mut m = c.borrow_mut();
+        if m.len() >= CACHE_LIMIT {
+            m.clear();
+        }
+        m.insert(word.into(), v);
+        v
+    })
 }
 
 #[cfg(test)]

@@ -22,8 +22,11 @@ pub mod tokenize;
 
 use std::sync::OnceLock;
 
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+use hashbrown::HashTable;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHasher;
 use serde::Deserialize;
 
 pub use dictionary::ExtraWords;
@@ -236,12 +239,13 @@ pub struct Prepared {
     pub references: Vec<String>,
 }
 
-fn numbers(text: &str, opts: &Options) -> Vec<f64> {
+fn numbers(text: &str) -> Vec<f64> {
     static NUM: OnceLock<regex::Regex> = OnceLock::new();
     let re = NUM.get_or_init(|| regex::Regex::new(r"-?\d+(?:\.\d+)?").expect("number regex"));
-    let flat = text.replace('\n', " ");
-    let pieces = split::split_stripped(&flat, opts.split_newlines);
-    let tail: String = pieces.iter().rev().take(3).copied().collect();
+    // The script replaces newlines by spaces first: then they neither split nor survive the
+    // strip, and no number spans whitespace, so scanning the raw text without newline splits
+    // finds the same numbers.
+    let tail: String = split::last_stripped(text, false, 3).concat();
     re.find_iter(&tail)
         .map(|m| {
             let s = m.as_str();
@@ -256,7 +260,12 @@ fn numbers(text: &str, opts: &Options) -> Vec<f64> {
 }
 
 /// The model-free analysis of one output; `windows` receives its query strings.
-pub fn analyse(text: &str, refs: &[String], opts: &Options, windows: &mut Vec<String>) -> Analysis {
+pub fn analyse(
+    text: &str,
+    refs: &[String],
+    opts: &Options,
+    windows: &mut split::Windows,
+) -> Analysis {
     let mut a = Analysis::default();
     let normalised;
     let text = if opts.normalise_output {
@@ -280,7 +289,7 @@ pub fn analyse(text: &str, refs: &[String], opts: &Options, windows: &mut Vec<St
     };
     if a.substring.is_none() {
         for p in pieces.iter().filter(|p| split::py_len(p) >= 2) {
-            split::windows(p, opts.window, windows);
+            split::windows_into(p, opts.window, windows);
         }
     }
     if opts.math_rule {
@@ -298,35 +307,47 @@ pub fn analyse(text: &str, refs: &[String], opts: &Options, windows: &mut Vec<St
         });
     }
     if opts.acc == AccRule::LastPiecesNumber {
-        a.numbers = numbers(text, opts);
+        a.numbers = numbers(text);
     }
     a
 }
 
+fn fx_hash(s: &str) -> u64 {
+    BuildHasherDefault::<FxHasher>::default().hash_one(s)
+}
+
 /// The model-free part of a batch, in parallel (call inside the pool you want): analyses, and
-/// the distinct windows of all outputs in first-seen order.
+/// the distinct windows of all outputs in first-seen order. Windows are hashed in the parallel
+/// phase; the sequential merge only probes a table.
 pub fn prepare<S: AsRef<str> + Sync>(texts: &[S], opts: &Options) -> Result<Prepared> {
     opts.validate()?;
     let refs = references(opts);
-    let per_item: Vec<(Analysis, Vec<String>)> = texts
+    let per_item: Vec<(Analysis, split::Windows, Vec<u64>)> = texts
         .par_iter()
         .map(|t| {
-            let mut w = Vec::new();
+            let mut w = split::Windows::default();
             let a = analyse(t.as_ref(), &refs, opts, &mut w);
-            (a, w)
+            let hashes = w.iter().map(fx_hash).collect();
+            (a, w, hashes)
         })
         .collect();
-    let mut index: FxHashMap<String, u32> = FxHashMap::default();
-    let mut queries = Vec::new();
+    let mut table: HashTable<u32> = HashTable::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    let mut queries: Vec<String> = Vec::new();
     let mut items = Vec::with_capacity(per_item.len());
-    for (mut a, ws) in per_item {
+    for (mut a, ws, hs) in per_item {
         a.windows = ws
-            .into_iter()
-            .map(|w| {
-                *index.entry(w).or_insert_with_key(|k| {
-                    queries.push(k.clone());
-                    u32::try_from(queries.len() - 1).expect("fewer than 2**32 windows")
-                })
+            .iter()
+            .zip(hs)
+            .map(|(w, h)| {
+                if let Some(&q) = table.find(h, |&q| queries[q as usize] == w) {
+                    return q;
+                }
+                let q = u32::try_from(queries.len()).expect("fewer than 2**32 windows");
+                queries.push(w.to_string());
+                hashes.push(h);
+                table.insert_unique(h, q, |&q| hashes[q as usize]);
+                q
             })
             .collect();
         items.push(a);

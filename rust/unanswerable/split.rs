@@ -40,6 +40,34 @@ pub fn split_raw(text: &str, newline: bool) -> Vec<&str> {
     out
 }
 
+/// The last `n` items of [`split_stripped`]`(text, newline)`, last first, found by scanning
+/// from the end (no pass over the rest of the text).
+pub fn last_stripped(text: &str, newline: bool, n: usize) -> Vec<&str> {
+    let mut out = Vec::with_capacity(n);
+    let mut end = text.len();
+    for (i, c) in text.char_indices().rev() {
+        if out.len() >= n {
+            return out;
+        }
+        if is_delimiter(c, newline) {
+            let after = py_strip(&text[i + c.len_utf8()..end]);
+            if !after.is_empty() {
+                out.push(after);
+                if out.len() >= n {
+                    return out;
+                }
+            }
+            out.push(&text[i..i + c.len_utf8()]);
+            end = i;
+        }
+    }
+    let first = py_strip(&text[..end]);
+    if out.len() < n && !first.is_empty() {
+        out.push(first);
+    }
+    out
+}
+
 /// UMWP's `cut_sentence`: [`split_raw`], every piece stripped, empty pieces dropped.
 pub fn split_stripped(text: &str, newline: bool) -> Vec<&str> {
     split_raw(text, newline)
@@ -54,27 +82,81 @@ pub fn py_len(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Query windows written into one buffer: `buf[spans[i].0..spans[i].1]` is window `i`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Windows {
+    pub buf: String,
+    pub spans: Vec<(usize, usize)>,
+}
+
+impl Windows {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Window `i`.
+    pub fn get(&self, i: usize) -> &str {
+        let (a, b) = self.spans[i];
+        &self.buf[a..b]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.spans.iter().map(|&(a, b)| &self.buf[a..b])
+    }
+
+    fn push_with(&mut self, f: impl FnOnce(&mut String)) {
+        let start = self.buf.len();
+        f(&mut self.buf);
+        self.spans.push((start, self.buf.len()));
+    }
+}
+
 /// `cut_sub_string(piece, window_size)` of both scripts: strip and lower-case; a piece shorter
 /// than 2 characters gives one empty query; one trailing `.,?!` removed; a piece of at most
 /// `window` whitespace words is one query kept as written (inner runs of spaces kept); a longer
 /// one gives every run of `window` consecutive words (stride 1) joined with single spaces.
-pub fn windows(piece: &str, window: usize, out: &mut Vec<String>) {
-    let mut s = py_strip(piece).to_lowercase();
-    if py_len(&s) < 2 {
-        out.push(String::new());
+pub fn windows_into(piece: &str, window: usize, out: &mut Windows) {
+    let stripped = py_strip(piece);
+    let lowered;
+    let mut s: &str = if stripped.is_ascii() && !stripped.bytes().any(|b| b.is_ascii_uppercase()) {
+        stripped
+    } else {
+        lowered = stripped.to_lowercase();
+        &lowered
+    };
+    if py_len(s) < 2 {
+        out.push_with(|_| {});
         return;
     }
     if s.ends_with(['.', ',', '?', '!']) {
-        s.pop();
+        s = &s[..s.len() - 1];
     }
-    let words: Vec<&str> = py_split(&s).collect();
+    let words: Vec<&str> = py_split(s).collect();
     if words.len() <= window {
-        out.push(s);
+        out.push_with(|b| b.push_str(s));
         return;
     }
     for run in words.windows(window.max(1)) {
-        out.push(run.join(" "));
+        out.push_with(|b| {
+            for (k, w) in run.iter().enumerate() {
+                if k > 0 {
+                    b.push(' ');
+                }
+                b.push_str(w);
+            }
+        });
     }
+}
+
+/// [`windows_into`] as owned strings.
+pub fn windows(piece: &str, window: usize, out: &mut Vec<String>) {
+    let mut w = Windows::default();
+    windows_into(piece, window, &mut w);
+    out.extend(w.iter().map(str::to_string));
 }
 
 /// The last `n` items of a split list, last first (the order both scripts visit them in).
@@ -116,6 +198,28 @@ mod tests {
         );
         assert!(split_stripped("  \n ", true).is_empty());
         assert_eq!(split_stripped("好。对！", true), ["好", "。", "对", "！"]);
+    }
+
+    #[test]
+    fn last_stripped_equals_the_tail_of_split_stripped() {
+        for t in [
+            "",
+            "a",
+            "a.",
+            "The answer is 3.5.",
+            " x \n\n y ! z ? ",
+            "...",
+            "a.b.c.d",
+            "好。对！ ",
+        ] {
+            for nl in [true, false] {
+                for n in 0..5 {
+                    let all = split_stripped(t, nl);
+                    let want: Vec<&str> = all.iter().rev().take(n).copied().collect();
+                    assert_eq!(last_stripped(t, nl, n), want, "{t:?} {nl} {n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -37,7 +37,17 @@ pub struct Tokenizer {
     infix: Regex,
     rules: HashMap<String, Vec<String>>,
     longest_rule: usize,
+    /// ASCII characters whose prefix match does not depend on what follows: the byte length of
+    /// the prefix a string starting with them has (0 = none). `None` for '+', '.', 'U', 'C', 'A'
+    /// ("+" unless a digit follows, runs of dots, "US$", "C$", "A$").
+    prefix_ascii: [Option<u8>; 128],
+    /// ASCII characters that, at the end of a string, are the whole suffix whatever precedes them
+    /// (found by probing the suffix pattern in several contexts).
+    suffix_ascii: [bool; 128],
 }
+
+/// Probe contexts for [`Tokenizer::suffix_ascii`]: every look-behind of the suffix pattern.
+const SUFFIX_CONTEXTS: [&str; 8] = ["a", "5", "AB", "°F", "..", "US", "x'", "(("];
 
 /// The process-wide tokenizer.
 pub fn tokenizer() -> &'static Tokenizer {
@@ -46,13 +56,26 @@ pub fn tokenizer() -> &'static Tokenizer {
         let spec: Spec = serde_json::from_str(SPEC).expect("bundled spaCy tokenizer spec parses");
         let compile = |p: &str| Regex::new(p).expect("bundled spaCy pattern compiles");
         let longest_rule = spec.rules.keys().map(String::len).max().unwrap_or(0);
-        Tokenizer {
+        let mut t = Tokenizer {
             prefix: compile(&spec.prefix),
             suffix: compile(&spec.suffix),
             infix: compile(&spec.infix),
             rules: spec.rules,
             longest_rule,
+            prefix_ascii: [None; 128],
+            suffix_ascii: [false; 128],
+        };
+        for b in 0u8..128 {
+            let c = char::from(b);
+            if !matches!(c, '+' | '.' | 'U' | 'C' | 'A') {
+                let one = c.to_string();
+                t.prefix_ascii[usize::from(b)] = u8::try_from(t.find_prefix_regex(&one)).ok();
+            }
+            t.suffix_ascii[usize::from(b)] = SUFFIX_CONTEXTS
+                .iter()
+                .all(|ctx| t.find_suffix_regex(&format!("{ctx}{c}")) == 1);
         }
+        t
     })
 }
 
@@ -66,13 +89,32 @@ impl Tokenizer {
 
     /// Byte length of the prefix at the start of `s` (0 when none).
     fn find_prefix(&self, s: &str) -> usize {
-        // Fast path: every prefix starts with a non-alphanumeric character, or is "US$", "C$",
-        // "A$".
+        // Fast paths: every prefix starts with a non-alphanumeric character, or is "US$", "C$",
+        // "A$"; for most ASCII characters the answer is in a table.
+        let b = s.as_bytes();
         match s.chars().next() {
-            Some(c) if c.is_alphanumeric() && !matches!(c, 'U' | 'C' | 'A') => return 0,
+            Some(c) if c.is_ascii() => {
+                if let Some(n) = self.prefix_ascii[c as usize] {
+                    return usize::from(n);
+                }
+                // The context-dependent ones: "\.\.+", "\+(?![0-9])", "US$", "C$", "A$" are the
+                // only alternatives starting with these characters.
+                return match c {
+                    '.' if b.get(1) == Some(&b'.') => b.iter().take_while(|&&x| x == b'.').count(),
+                    '+' if !b.get(1).is_some_and(u8::is_ascii_digit) => 1,
+                    'U' if s.starts_with("US$") => 3,
+                    'C' | 'A' if b.get(1) == Some(&b'$') => 2,
+                    _ => 0,
+                };
+            }
+            Some(c) if c.is_alphanumeric() => return 0,
             None => return 0,
             _ => {}
         }
+        self.find_prefix_regex(s)
+    }
+
+    fn find_prefix_regex(&self, s: &str) -> usize {
         match self.prefix.find(s) {
             Ok(Some(m)) if m.start() == 0 => m.end(),
             _ => 0,
@@ -88,6 +130,7 @@ impl Tokenizer {
         match s.as_bytes().last() {
             None => return 0,
             Some(b) if b.is_ascii_digit() => return 0,
+            Some(&b) if b.is_ascii() && self.suffix_ascii[usize::from(b)] => return 1,
             Some(b) if b.is_ascii_alphabetic() => {
                 let tail = &s.as_bytes()[s.len().saturating_sub(6)..];
                 let possessive = s[..s.len() - 1].ends_with(['\'', '’']);
@@ -96,6 +139,13 @@ impl Tokenizer {
                 }
             }
             _ => {}
+        }
+        self.find_suffix_regex(s)
+    }
+
+    fn find_suffix_regex(&self, s: &str) -> usize {
+        if s.is_empty() {
+            return 0;
         }
         let tail_start = s
             .char_indices()
@@ -167,6 +217,12 @@ impl Tokenizer {
     /// spaCy's `_tokenize` + `_attach_tokens` for one whitespace-free span (or one run of
     /// whitespace).
     fn tokenize_span<'a>(&'a self, span: &'a str, out: &mut Vec<&'a str>) {
+        let mut cs = span.chars();
+        if cs.next().is_some() && cs.next().is_none() && self.special(span).is_none() {
+            // One character: whatever prefix or suffix it is, it is the one token.
+            out.push(span);
+            return;
+        }
         if let Some(parts) = self.special(span) {
             out.extend(parts.iter().map(String::as_str));
             return;
@@ -279,6 +335,33 @@ mod tests {
         );
         assert_eq!(toks("John's 5+3"), ["John", "'s", "5", "+", "3"]);
         assert!(toks("").is_empty());
+    }
+
+    #[test]
+    fn fast_path_tables_are_what_the_patterns_say() {
+        let t = tokenizer();
+        // Spot checks: "," and ")" are whole suffixes anywhere; "." and "+" and "%" are not.
+        for c in [',', ')', '"', '!', '?', ';', ':'] {
+            assert!(t.suffix_ascii[c as usize], "{c}");
+        }
+        for c in ['.', '+', '%', '$', 'a', '5', 's'] {
+            assert!(!t.suffix_ascii[c as usize], "{c}");
+        }
+        assert_eq!(t.prefix_ascii['(' as usize], Some(1));
+        assert_eq!(t.prefix_ascii['a' as usize], Some(0));
+        assert_eq!(t.prefix_ascii['+' as usize], None);
+        assert_eq!(toks("+5 +x"), ["+5", "+", "x"]);
+        assert_eq!(
+            toks("..x US$5 C$3 Cat A$ Ax . ( ..."),
+            ["..", "x", "US$", "5", "C$", "3", "Cat", "A$", "Ax", ".", "(", "..."]
+        );
+        // Every ASCII prefix decision equals the pattern's.
+        for a in 0u8..128 {
+            for b in [b'a', b'5', b'.', b'$', b'S', b' '] {
+                let s = String::from_utf8(vec![a, b, b'$', b'x']).unwrap();
+                assert_eq!(t.find_prefix(&s), t.find_prefix_regex(&s), "{s:?}");
+            }
+        }
     }
 
     #[test]
