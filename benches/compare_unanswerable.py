@@ -128,9 +128,10 @@ def main() -> None:
         peer = time.perf_counter() - t
         mine = [batch.analysis(i)["math_expression"] is not None for i in range(len(peer_texts))]
         agree = sum(a == b for a, b in zip(flags, mine, strict=True))
+        m = len(peer_texts)
         print(
-            f"peer/prepare: {len(peer_texts)} outputs in {peer:.2f} s = {len(peer_texts) / peer:,.0f} outputs/s; "
-            f"ratio {(args.n / ours) / (len(peer_texts) / peer):,.0f}x; math flags agree {agree}/{len(peer_texts)}"
+            f"peer/prepare: {m} outputs in {peer:.2f} s = {m / peer:,.0f} outputs/s; "
+            f"ratio {(args.n / ours) / (m / peer):,.0f}x; math flags agree {agree}/{m}"
         )
     except ImportError as exc:
         print(f"peer/prepare: skipped ({exc}); pip install spacy spylls")

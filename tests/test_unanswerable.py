@@ -454,3 +454,23 @@ def test_demo_samples_have_their_expected_flags():
         assert (a["substring_reference"] is not None) == (
             r["template"] in ("substring_precheck", "hedged_alias")
         )
+
+
+def test_load_records_jsonl_json_parquet(tmp_path):
+    recs = [
+        {"id": 1, "generated_text": "We do not know.", "answerable": False},
+        {"id": 2, "generated_text": "4"},
+    ]
+    (tmp_path / "a.jsonl").write_text("\n".join(json.dumps(r) for r in recs) + "\n\n")
+    (tmp_path / "a.json").write_text(json.dumps(recs))
+    (tmp_path / "sa.json").write_text(json.dumps({"dataset_name": "x", "example": recs}))
+    for name in ("a.jsonl", "a.json", "sa.json"):
+        assert unanswerable.load_records(tmp_path / name) == recs
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(recs), tmp_path / "a.parquet")
+    got = unanswerable.load_records(tmp_path / "a.parquet")
+    assert [r["generated_text"] for r in got] == ["We do not know.", "4"]
+    with pytest.raises(ValueError, match="record 2: id 99999 is not in the umwp dataset"):
+        unanswerable.join_dataset([{"id": 1}, {"id": 99999}], _umwp(), preset="umwp")
