@@ -29,9 +29,10 @@ $(EXT_STAMP): $(STAMP) $(RUST_SRC)
 
 build: $(EXT_STAMP) ## build the release extension into .venv
 
-demo: build ## score the bundled sample data and print accuracy tables; run the judge against a local endpoint
+demo: build ## score the bundled sample data and print accuracy tables; run the judge against a local endpoint; protocol B on synthetic UMWP/SelfAware outputs
 	$(PY) -m matheval_fast score data/samples/demo_responses.json --out out/demo_results.jsonl
 	$(PY) scripts/judge_demo.py
+	$(PY) scripts/unanswerable_demo.py
 
 test-rust: ## cargo test (no Python needed)
 	PROPTEST_RNG_SEED=$${PROPTEST_RNG_SEED:-20261124} cargo test -q

@@ -16,6 +16,7 @@
 //! - [`batch`]: rayon drivers over owned inputs.
 //! - [`records`]: named fields out of JSON Lines (evaluation logs), in parallel, skipping the rest.
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
+//! - [`unanswerable`]: protocol B, UMWP / SelfAware unanswerable-problem detection.
 
 pub mod batch;
 pub mod check;
@@ -29,6 +30,7 @@ pub mod number;
 pub mod records;
 pub mod scan;
 pub mod stats;
+pub mod unanswerable;
 pub mod verdict;
 mod work;
 pub mod xwin;

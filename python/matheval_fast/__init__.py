@@ -48,3 +48,13 @@ __all__ = [
     "simple_answer_check",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Protocol modules load on first use (``matheval_fast.unanswerable``), so ``import
+    # matheval_fast`` stays light.
+    if name == "unanswerable":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

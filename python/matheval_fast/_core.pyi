@@ -23,6 +23,13 @@ from matheval_fast._vocabulary import (
     Method,
     Reason,
     SympyOutcome,
+    UnanswerableAcc,
+    UnanswerableCapitalI,
+    UnanswerableEmptyOutput,
+    UnanswerableEquals,
+    UnanswerableExtraWords,
+    UnanswerablePreset,
+    UnanswerableReferences,
     Variant,
 )
 
@@ -41,6 +48,7 @@ __all__ = [
     "SiegelTukeyResult",
     "SympyPending",
     "TextColumn",
+    "UnanswerableBatch",
     "Verdict",
     "__version__",
     "append_json_members",
@@ -57,6 +65,12 @@ __all__ = [
     "read_json_lines",
     "siegel_tukey",
     "siegel_tukey_batch",
+    "unanswerable_dictionary_check",
+    "unanswerable_math_expressions",
+    "unanswerable_metrics",
+    "unanswerable_prepare",
+    "unanswerable_split",
+    "unanswerable_tokens",
     "wilson_interval",
     "xwin_latex_no_extraction",
 ]
@@ -261,3 +275,65 @@ def append_json_members(
 def gsm8k_gold_answers(
     offsets: np.ndarray, data: bytes, validity: bytes | None, offset: int, /
 ) -> tuple[np.ndarray, np.ndarray]: ...
+
+# ---- protocol B: unanswerable problems (rust/bindings/unanswerable.rs) ----
+
+@final
+class UnanswerableBatch:
+    def __len__(self) -> int: ...
+    @property
+    def queries(self) -> list[str]: ...
+    @property
+    def references(self) -> list[str]: ...
+    @property
+    def options(self) -> dict[str, object]: ...
+    def windows(self, index: int) -> list[int]: ...
+    def analysis(self, index: int) -> dict[str, object]: ...
+    def decide(
+        self,
+        best: Sequence[float],
+        answerable: Sequence[bool],
+        /,
+        *,
+        golds: Sequence[float | None] | None = None,
+        aliases: Sequence[Sequence[str] | None] | None = None,
+    ) -> dict[str, list[object]]: ...
+
+def unanswerable_prepare(
+    texts: Sequence[str],
+    /,
+    *,
+    preset: UnanswerablePreset | None = None,
+    window: int | None = None,
+    split_newlines: bool | None = None,
+    strip_pieces: bool | None = None,
+    normalise_output: bool | None = None,
+    references: UnanswerableReferences | None = None,
+    normalise_references: bool | None = None,
+    substring_precheck: bool | None = None,
+    empty_output: UnanswerableEmptyOutput | None = None,
+    math_rule: bool | None = None,
+    math_items: int | None = None,
+    capital_i: UnanswerableCapitalI | None = None,
+    equals: UnanswerableEquals | None = None,
+    extra_words: UnanswerableExtraWords | None = None,
+    acc: UnanswerableAcc | None = None,
+    threshold: float | None = None,
+    threads: int | None = None,
+) -> UnanswerableBatch: ...
+def unanswerable_metrics(
+    *, tp: int, fp: int, fn_: int, acc_hits: int, answerable: int
+) -> tuple[float, float, float, float]: ...
+def unanswerable_tokens(text: str) -> list[str]: ...
+def unanswerable_math_expressions(
+    item: str,
+    /,
+    *,
+    capital_i: UnanswerableCapitalI | None = None,
+    equals: UnanswerableEquals | None = None,
+    extra_words: UnanswerableExtraWords | None = None,
+) -> list[str]: ...
+def unanswerable_dictionary_check(
+    word: str, /, *, extra_words: UnanswerableExtraWords | None = None
+) -> bool: ...
+def unanswerable_split(text: str, /, *, newline: bool = True) -> list[str]: ...

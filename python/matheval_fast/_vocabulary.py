@@ -25,6 +25,14 @@ __all__ = [
     "Reason",
     "SiegelTukeyStatus",
     "SympyOutcome",
+    "UnanswerableAcc",
+    "UnanswerableCapitalI",
+    "UnanswerableDecidedBy",
+    "UnanswerableEmptyOutput",
+    "UnanswerableEquals",
+    "UnanswerableExtraWords",
+    "UnanswerablePreset",
+    "UnanswerableReferences",
     "Variant",
 ]
 
@@ -72,6 +80,25 @@ SiegelTukeyStatus = Literal[
     "ok", "too_few", "non_finite", "all_tied", "too_large", "ties_no_exact", "zero_variance"
 ]
 
+# ---- protocol B (rust/unanswerable/) ----
+
+#: Which original script's settings: UMWP's ``eval.py`` or SelfAware's ``eval_model.py``.
+UnanswerablePreset = Literal["umwp", "selfaware"]
+#: The reference sentences: UMWP's 22 as Python parses them, its 24 as written, SelfAware's 16.
+UnanswerableReferences = Literal["umwp_as_parsed", "umwp_as_written", "selfaware"]
+#: An empty output is scored (UMWP) or skipped from TP/FP/FN/Acc (SelfAware).
+UnanswerableEmptyOutput = Literal["scored", "skipped"]
+#: A standalone capital "I": a one-letter variable (the original) or a word.
+UnanswerableCapitalI = Literal["variable", "word"]
+#: "=" joins the run it sits in and hides it (the original), or separates runs.
+UnanswerableEquals = Literal["hides_run", "separates"]
+#: UMWP's extra words: Enchant's upward case folding (the original), exact match, or not used.
+UnanswerableExtraWords = Literal["enchant_case", "exact", "off"]
+#: "Acc": UMWP's number in the last pieces, or SelfAware's alias substring.
+UnanswerableAcc = Literal["last_pieces_number", "alias_substring"]
+#: Which test decided an output.
+UnanswerableDecidedBy = Literal["substring", "similarity", "math_expression", "none", "skipped_empty"]
+
 #: ``_core.VOCABULARY`` label -> the alias that types it (checked by tests/test_vocabulary.py).
 VOCABULARY_TYPES: dict[str, object] = {
     "compat": Compat,
@@ -88,4 +115,12 @@ VOCABULARY_TYPES: dict[str, object] = {
     "siegel_tukey_status": SiegelTukeyStatus,
     "field_kind": FieldKind,
     "json_type": JsonType,
+    "unanswerable_preset": UnanswerablePreset,
+    "unanswerable_references": UnanswerableReferences,
+    "unanswerable_empty_output": UnanswerableEmptyOutput,
+    "unanswerable_capital_i": UnanswerableCapitalI,
+    "unanswerable_equals": UnanswerableEquals,
+    "unanswerable_extra_words": UnanswerableExtraWords,
+    "unanswerable_acc": UnanswerableAcc,
+    "unanswerable_decided_by": UnanswerableDecidedBy,
 }

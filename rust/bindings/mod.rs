@@ -17,6 +17,7 @@ mod error;
 mod latex;
 mod records;
 mod stats;
+mod unanswerable;
 mod verdict;
 
 #[pymodule(gil_used = false)]
@@ -40,5 +41,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     latex::register(m)?;
     stats::register(m)?;
     records::register(m)?;
+    unanswerable::register(m)?;
     Ok(())
 }

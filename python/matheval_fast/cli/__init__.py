@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "compare": "matheval_fast.cli.compare",
     "consistency": "matheval_fast.cli.consistency",
     "judge": "matheval_fast.cli.judge",
+    "unanswerable": "matheval_fast.cli.unanswerable",
 }
 
 
