@@ -917,7 +917,32 @@ pub fn append_members(
             )));
         }
     }
-    let mut out = Vec::with_capacity(data.len() / 4 + n * 64);
+    // The records' bytes plus the members: sized once, so the copy never reallocates (growing by
+    // doubling re-copied the output and faulted in fresh pages several times per chunk).
+    let extra: usize = members
+        .iter()
+        .map(|(key, m)| {
+            key.len()
+                + 8
+                + match m {
+                    Member::Number(_) => 24,
+                    Member::Bool(_) => 5,
+                    Member::Text(v) => {
+                        v.iter()
+                            .map(|s| s.as_ref().map_or(4, |s| s.len() + 2))
+                            .sum::<usize>()
+                            / n.max(1)
+                            + 8
+                    }
+                }
+        })
+        .sum();
+    let span: usize = starts
+        .iter()
+        .zip(ends)
+        .map(|(&a, &b)| (b.saturating_sub(a)) as usize)
+        .sum();
+    let mut out = Vec::with_capacity(span + n * (extra + 2));
     for i in 0..n {
         let (a, b) = (starts[i] as usize, ends[i] as usize);
         if a >= b || b > data.len() || data[b - 1] != b'}' {
