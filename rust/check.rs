@@ -9,7 +9,7 @@ use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
 use crate::scan::boxes::whole_box;
 use crate::scan::debris;
 use crate::verdict::{
-    Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyTask, Verdict,
+    Compat, DecidedBy, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind, Reason, SympyTask, Verdict,
 };
 use crate::xwin;
 
@@ -23,6 +23,19 @@ pub struct CheckOptions {
     pub eval_policy: Option<EvalPolicy>,
     /// Anchor phrases (the seed's `extract_pattern`).
     pub split: Vec<String>,
+    /// Fixed mode: is a value with a finite decimal form exact against a coarser decimal? (The
+    /// xwin mode compares as the seed does and ignores it.)
+    pub finite_decimals: FiniteDecimals,
+}
+
+impl CheckOptions {
+    /// The equivalence engine's options for the fixed mode's checks.
+    fn equiv_options(&self) -> EquivOptions {
+        EquivOptions {
+            finite_decimals: self.finite_decimals,
+            ..EquivOptions::default()
+        }
+    }
 }
 
 impl Default for CheckOptions {
@@ -33,6 +46,7 @@ impl Default for CheckOptions {
             extract_policy: ExtractPolicy::Flex,
             eval_policy: None,
             split: Config::seed().extract_pattern.clone(),
+            finite_decimals: FiniteDecimals::default(),
         }
     }
 }
@@ -317,16 +331,20 @@ fn fixed_simple_parsed(
         if matches!(
             policy,
             EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative
-        ) || numbers_equal(&gn, pn, true)
+        ) || numbers_equal(&gn, pn, opts.finite_decimals)
         {
-            return Verdict::decided(numbers_equal(&gn, pn, true), DecidedBy::Numeric, ex);
+            return Verdict::decided(
+                numbers_equal(&gn, pn, opts.finite_decimals),
+                DecidedBy::Numeric,
+                ex,
+            );
         }
     }
     // An expression against a number ("(9+1)", "\\sqrt{17}", "4\\sqrt{2}"): the equivalence engine
     // decides when it can; else the numbers in the answer are matched under the policy.
     let mathy = p.bytes().any(|c| c.is_ascii_digit() || c == b'\\') && !has_prose_word(p);
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
-        let o = equiv::equivalent(g, &p_full, &EquivOptions::default());
+        let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {
             Equivalence::Equal => return Verdict::decided(true, o.path, ex),
             Equivalence::NotEqual if o.pred_parsed => return Verdict::decided(false, o.path, ex),
@@ -346,7 +364,10 @@ fn fixed_simple_parsed(
     }
     let mut unmatched_gold = 0usize;
     for gn in &gold_nums {
-        match pred_nums.iter().position(|pn| numbers_equal(gn, pn, true)) {
+        match pred_nums
+            .iter()
+            .position(|pn| numbers_equal(gn, pn, opts.finite_decimals))
+        {
             Some(i) => {
                 pred_nums.swap_remove(i);
             }
@@ -369,7 +390,7 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     verdict_from_equiv(
         gold,
         &extracted,
-        &EquivOptions::default(),
+        &opts.equiv_options(),
         Some(extracted.clone()),
     )
 }

@@ -488,7 +488,7 @@ PRECISION = [
     ("pi", BARE, "The answer is 3.14", "\\pi", True, False),
     ("root", BARE, "The answer is 1.414", "\\sqrt{2}", True, False),
 ]
-PRECISION_FAILING = {"fewer-digits", "fewer-digits-small", "more-digits", "rounded-up"}
+PRECISION_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(
@@ -496,6 +496,39 @@ PRECISION_FAILING = {"fewer-digits", "fewer-digits-small", "more-digits", "round
 )
 def test_precision_policy_recommended_default(response, gold, expected):
     assert _verdict(response, gold) is expected
+
+
+# Today's lenient rule (the coarser written precision decides) stays behind
+# ``finite_decimals="written_precision"``, in check, check_batch and verify, both argument orders.
+LENIENT = [("2.23", "2.232"), ("0.067", "0.066793"), ("2.83", "2.828"), ("0.38", "\\frac38")]
+
+
+@pytest.mark.parametrize(("pred", "gold"), LENIENT + [(g, p) for p, g in LENIENT])
+def test_written_precision_option_keeps_the_lenient_rule(pred, gold):
+    response = f"The answer is ${pred}$"
+    assert not mf.check(response, gold).correct
+    assert mf.check(response, gold, finite_decimals="written_precision").correct
+    assert mf.check(response, gold, finite_decimals="exact").reason == "incorrect"
+    batch = mf.check_batch([response], [gold], finite_decimals="written_precision")
+    assert batch.correct.tolist() == [True]
+    assert mf.check_batch([response], [gold]).correct.tolist() == [False]
+    assert mf.verify(gold, pred, finite_decimals="written_precision")
+    assert not mf.verify(gold, pred)
+
+
+def test_finite_decimals_is_a_checked_name():
+    with pytest.raises(ValueError, match="finite_decimals"):
+        mf.check("The answer is 2.23", "2.232", finite_decimals="lenient")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="finite_decimals"):
+        mf.verify("2.232", "2.23", finite_decimals=1)  # type: ignore[arg-type]
+
+
+def test_xwin_mode_ignores_finite_decimals():
+    # The seed compares with math.isclose(rel_tol=1e-3): 2.23 vs 2.232 is within it, 0.067 vs
+    # 0.066793 is not; the option must not change that.
+    for f in ("exact", "written_precision"):
+        assert mf.check("The answer is: 2.23", "2.232", compat="xwin", finite_decimals=f).correct
+        assert not mf.check("The answer is: 0.067", "0.066793", compat="xwin", finite_decimals=f).correct
 
 
 # --------------------------------------------------------------------------------------------

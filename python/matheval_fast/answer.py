@@ -23,7 +23,16 @@ from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
-from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
+from matheval_fast._vocabulary import (
+    Compat,
+    DecidedBy,
+    EvalPolicy,
+    ExtractPolicy,
+    FiniteDecimals,
+    Kind,
+    Reason,
+    SympyOutcome,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -35,6 +44,7 @@ __all__ = [
     "EvalConfig",
     "EvalPolicy",
     "ExtractPolicy",
+    "FiniteDecimals",
     "Kind",
     "Reason",
     "Verdict",
@@ -119,6 +129,7 @@ def check(
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
     timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> Verdict:
     """Check one response against one gold answer.
 
@@ -126,6 +137,9 @@ def check(
     number checker and anything else to the LaTeX checker. The gold may itself be wrapped
     (``$..$``, ``\\boxed{}``). ``config`` (the seed's ``eval_config.json`` format) supplies the
     anchor phrases; ``split`` overrides them. ``timeout`` bounds the SymPy fallback (seconds).
+    ``finite_decimals`` (fixed mode): ``"exact"`` (default) makes a value with a finite decimal
+    form exact, so ``2.23`` is wrong for ``2.232`` (a decimal of six or more significant digits may
+    still round it); ``"written_precision"`` compares at the coarser written precision.
 
     >>> check("So the total is 18.\\nThe answer is: 18.", "18").correct
     True
@@ -141,23 +155,31 @@ def check(
         extract_policy=extract_policy,
         eval_policy=eval_policy,
         split=_split_for(split, config),
+        finite_decimals=finite_decimals,
     )
     return _finish(v, timeout)
 
 
 def verify(
-    gold: str, pred: str, *, strict: bool = False, rounding: bool = True, timeout: float | None = None
+    gold: str,
+    pred: str,
+    *,
+    strict: bool = False,
+    rounding: bool = True,
+    timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> bool:
     """Are two already-extracted answers equivalent? Gold first, as in math-verify.
 
     ``strict=True`` allows only trivial simplifications; ``rounding=False`` turns off the
-    rounding-aware tolerance for decimals.
+    rounding-aware tolerance for decimals; ``finite_decimals`` as in :func:`check`.
 
     >>> verify("\\\\frac{1}{2}", "0.5")
     True
     """
     timeout = _timeout_arg(timeout)
-    return _finish(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
+    v = _core.equivalent(gold, pred, strict=strict, rounding=rounding, finite_decimals=finite_decimals)
+    return _finish(v, timeout).correct
 
 
 #: Marks an argument that was not passed (``None`` is a legal response: a missing one).
@@ -363,13 +385,14 @@ def check_batch(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> BatchResult:
     """Check many responses at once, in parallel, with the GIL released.
 
     Accepts lists, numpy object/str arrays and pyarrow string arrays (``None``/null = missing).
     ``kinds`` gives a checker per item; ``threads`` limits the Rust thread pool; ``progress``
     shows a progress bar (tqdm) on long batches; items only SymPy can decide go to the
-    supervised worker pool with a per-item ``timeout``.
+    supervised worker pool with a per-item ``timeout``. ``finite_decimals`` as in :func:`check`.
 
     >>> r = check_batch(["The answer is: 4.", "The answer is: 5."], ["4", "4"])
     >>> r.correct.tolist(), r.reason.tolist()
@@ -407,6 +430,7 @@ def check_batch(
                 eval_policy=eval_policy,
                 split=sp,
                 threads=threads,
+                finite_decimals=finite_decimals,
             )
             parts.append((start, out))
             start += n
