@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ import numpy as np
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
-from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
+from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
 from matheval_fast._vocabulary import (
     Compat,
     DecidedBy,
@@ -55,6 +56,7 @@ __all__ = [
     "load_config",
     "simple_answer_check",
     "verify",
+    "warm_sympy",
 ]
 
 REASONS: tuple[str, ...] = _core.REASONS
@@ -372,6 +374,56 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
     return [x[i : i + chunk] for i in range(0, len(x), chunk)] or [[]]
 
 
+def warm_sympy(workers: int = 1) -> None:
+    """Start ``workers`` SymPy fallback workers now, in the background (never blocks; at most one per
+    CPU). The first item that needs SymPy otherwise waits for a worker to start (about 1-3.5 s, see
+    README "Cold start"); call this early, e.g. before a loop of :func:`check` calls on MATH-style golds.
+    ``check_batch`` does it by itself when its golds look symbolic."""
+    get_pool().warm(workers)
+
+
+#: A gold the number checker decides alone: a plain number (``18``, ``-2,125.5``, ``3/4``, ``$5``, ``20%``).
+_PLAIN_NUMBER = re.compile(r"[-+]?\$?[\d.,\s]*(?:/[\d.,\s]+)?%?")
+#: Plain words (``yes``, ``June``) are compared as text, never by SymPy.
+_PLAIN_WORDS = re.compile(r"[^\W\d_]+(?:\s+[^\W\d_]+)*")
+#: Golds looked at to decide whether a batch pre-warms the SymPy pool.
+_PREWARM_SAMPLE = 64
+
+
+def _looks_symbolic(gold: object) -> bool:
+    """Might checking against ``gold`` need the SymPy fallback? Not for a plain number or plain words
+    (a GSM8K-style ``solution\\n#### 18`` is judged by its answer line); LaTeX and expressions may."""
+    if not isinstance(gold, str):
+        return False
+    g = gold.rsplit("####", 1)[-1].strip() if "####" in gold else gold.strip()
+    return not (_PLAIN_NUMBER.fullmatch(g) or _PLAIN_WORDS.fullmatch(g))
+
+
+def _sample(golds: Any, n: int) -> list[object]:
+    """Up to ``_PREWARM_SAMPLE`` golds spread over the batch (Python values; arrow scalars converted)."""
+    if n == 0:
+        return []
+    step = max(1, n // _PREWARM_SAMPLE)
+    out: list[object] = []
+    for i in range(0, n, step)[:_PREWARM_SAMPLE]:
+        g = golds[i]
+        out.append(g.as_py() if hasattr(g, "as_py") else g)
+    return out
+
+
+def _prewarm_sympy(golds: Any, n: int) -> None:
+    """Start a SymPy worker in the background when the batch's golds look symbolic, so the first item
+    that needs the fallback does not wait for the whole worker start (about 1-3.5 s). Never blocks."""
+    if not prewarm_enabled():
+        return
+    try:
+        sample = _sample(golds, n)
+    except (TypeError, IndexError, KeyError):  # an iterable without indexing: decided without a sample
+        return
+    if any(_looks_symbolic(g) for g in sample):
+        get_pool().warm(1)
+
+
 def check_batch(
     responses: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
     golds: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
@@ -392,7 +444,10 @@ def check_batch(
     Accepts lists, numpy object/str arrays and pyarrow string arrays (``None``/null = missing).
     ``kinds`` gives a checker per item; ``threads`` limits the Rust thread pool; ``progress``
     shows a progress bar (tqdm) on long batches; items only SymPy can decide go to the
-    supervised worker pool with a per-item ``timeout``. ``finite_decimals`` as in :func:`check`.
+    supervised worker pool with a per-item ``timeout``. When sampled golds look symbolic (not plain
+    numbers or words), one SymPy worker is started in the background before the Rust work, so the
+    first item that needs it waits less (``MATHEVAL_SYMPY_PREWARM=0`` turns that off).
+    ``finite_decimals`` as in :func:`check`.
 
     >>> r = check_batch(["The answer is: 4.", "The answer is: 5."], ["4", "4"])
     >>> r.correct.tolist(), r.reason.tolist()
@@ -414,6 +469,8 @@ def check_batch(
             f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}"
         )
     sp = _split_for(split, config)
+    if isinstance(golds, (list, tuple, np.ndarray)) or _is_arrow(golds):
+        _prewarm_sympy(golds, sum(glen))
     bar = progress_bar(sum(rlen), enabled=progress, desc="checking", unit="resp")
     parts = []
     start = 0
