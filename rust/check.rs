@@ -434,7 +434,11 @@ pub fn verdict_from_equiv(
             );
             v.sympy = Some(SympyTask {
                 compat: Compat::Fixed,
-                pairs: vec![(normalize_answer(pred), normalize_answer(gold))],
+                // As the engine read them: doubly escaped LaTeX unescaped.
+                pairs: vec![(
+                    normalize_answer(&debris::unescape_doubled(pred)),
+                    normalize_answer(&debris::unescape_doubled(gold)),
+                )],
             });
             v
         }

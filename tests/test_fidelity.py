@@ -450,6 +450,18 @@ ESCAPED = [
         False,
     ),
     (
+        "escaped-matrix-in-response",
+        BARE,
+        "The answer is $\\\\begin{pmatrix} 1 \\\\\\\\ 2 \\\\end{pmatrix}$",
+        "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}",
+        True,
+        False,
+    ),
+    ("escaped-sqrt-sum", ANCHOR, "2 + \\sqrt{3}", "\\\\sqrt{3} + 2", True, True),
+    ("escaped-sqrt-wrong", ANCHOR, "2 + \\sqrt{5}", "\\\\sqrt{3} + 2", False, True),
+    # A line break `\\\\` followed by no command is not an escape: the text is read as written.
+    ("line-break-kept", BARE, "The answer is $x+1$", "x+1\\\\", True, False),
+    (
         "escaped-matrix-wrong",
         BARE,
         "The answer is $\\begin{pmatrix} 2 \\\\ 1 \\end{pmatrix}$",
@@ -458,7 +470,7 @@ ESCAPED = [
         False,
     ),
 ]
-ESCAPED_FAILING = {"escaped-matrix"}
+ESCAPED_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(("response", "gold", "expected"), _params("escaped LaTeX", ESCAPED, ESCAPED_FAILING))

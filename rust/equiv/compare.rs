@@ -55,8 +55,10 @@ pub(super) struct Ctx<'a> {
 
 /// Is `pred` the same answer as `gold`? (See [`super::equivalent`].)
 pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    let g_text = answer_text(crate::scan::debris::strip_debris(gold));
-    let p_text = answer_text(crate::scan::debris::strip_debris(pred));
+    use crate::scan::debris::{strip_debris, unescape_doubled};
+    let (gold, pred) = (unescape_doubled(gold), unescape_doubled(pred));
+    let g_text = answer_text(strip_debris(&gold));
+    let p_text = answer_text(strip_debris(&pred));
     let (gl, pl) = (literal_form(&g_text), literal_form(&p_text));
     if !gl.is_empty() && gl == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);
