@@ -216,6 +216,16 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             by: ExtractedBy::Boxed,
         });
     }
+    // A response that is only an answer (`x^2 - 4x + 4`, `(3, 4)`, `[2, 5)`, `3 + 2`): the whole of it,
+    // not the last number in it. A lone number goes on to the number fallback as before.
+    if let Some(a) = bare_answer(text) {
+        if last_number_span(a) != Some((0, a.len())) {
+            return Some(Extracted {
+                answer: a.to_string(),
+                by: ExtractedBy::WholeResponse,
+            });
+        }
+    }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
     match (last_math_span(text), last_number_span(text)) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
@@ -235,6 +245,111 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             by: ExtractedBy::WholeResponse,
         }),
     }
+}
+
+/// Longest response read as a bare answer.
+const MAX_BARE_ANSWER: usize = 200;
+
+/// Words that may appear in a bare answer (function names, connectives); any other run of two or
+/// more letters outside LaTeX commands makes the text prose.
+const BARE_WORDS: &[&str] = &[
+    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "log", "ln", "lg", "exp", "det", "gcd", "lcm", "min", "max", "mod", "sqrt", "pi", "and", "or",
+];
+
+/// Commands whose braced argument is a name or text, not mathematics: its words are skipped.
+const NAME_ARGUMENT: &[&str] = &[
+    "text",
+    "textbf",
+    "textit",
+    "textrm",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathbb",
+    "mathcal",
+    "mbox",
+    "operatorname",
+    "begin",
+    "end",
+];
+
+/// A response that is only an answer: one line of at most [`MAX_BARE_ANSWER`] bytes, without math
+/// delimiters (`$`, `\(`, `\[`), and without prose: no run of two or more letters outside LaTeX
+/// commands and their name arguments except [`BARE_WORDS`], and no letter outside ASCII (a CJK
+/// or accented word is prose). Anchors and boxes were tried first.
+fn bare_answer(text: &str) -> Option<&str> {
+    let t = text.trim();
+    // "####" or "..." alone is not an answer.
+    if !t.bytes().any(|c| c.is_ascii_alphanumeric())
+        || t.len() > MAX_BARE_ANSWER
+        || t.contains(['\n', '\r', '$'])
+        || t.contains("\\(")
+        || t.contains("\\[")
+    {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j].is_ascii_alphabetic() {
+                j += 1;
+            }
+            let name = &t[start..j];
+            i = j.max(i + 1);
+            if NAME_ARGUMENT.contains(&name) {
+                while i < b.len() && b[i] == b' ' {
+                    i += 1;
+                }
+                if i < b.len() && b[i] == b'{' {
+                    let mut depth = 0usize;
+                    while i < b.len() {
+                        match b[i] {
+                            b'{' => depth += 1,
+                            b'}' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    i += 1;
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            continue;
+        }
+        if !c.is_ascii() {
+            let ch = t[i..].chars().next()?;
+            if ch.is_alphabetic() {
+                return None;
+            }
+            i += ch.len_utf8();
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_alphabetic() {
+                j += 1;
+            }
+            // A letter glued to a non-ASCII letter ("xé") is prose too: checked at the next byte.
+            let word = &t[i..j];
+            if word.len() >= 2 && !BARE_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+                return None;
+            }
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    Some(t)
 }
 
 /// A response with no anchor, box, math or number that is itself a short answer: one word of at
@@ -798,6 +913,54 @@ mod tests {
         // A prose anchor hands over to the box fallback.
         let e = extract("\\boxed{35}. The answer is written out in words.", &[]).unwrap();
         assert_eq!((e.answer.as_str(), e.by), ("35", ExtractedBy::Boxed));
+    }
+
+    /// A response that is only an answer is its own answer (issue 13, bare answers); prose, lone
+    /// numbers, delimiters and several lines keep the earlier fallbacks.
+    #[test]
+    fn bare_answers_are_whole() {
+        for (text, want) in [
+            ("x^2 - 4x + 4", "x^2 - 4x + 4"),
+            (" (3, 4)\n", "(3, 4)"),
+            ("[2, 5)", "[2, 5)"),
+            ("\\{1, 3\\}", "\\{1, 3\\}"),
+            ("918\\frac{1}{2}", "918\\frac{1}{2}"),
+            ("3 + 2", "3 + 2"),
+            ("a = 3, b = -2", "a = 3, b = -2"),
+            ("\\cos x + \\sin x", "\\cos x + \\sin x"),
+            (
+                "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}",
+                "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}",
+            ),
+            ("5\\text{ cm}^2", "5\\text{ cm}^2"),
+            ("x = 1 or x = 2", "x = 1 or x = 2"),
+        ] {
+            let e = extract(text, &[]).unwrap();
+            assert_eq!(
+                (e.answer.as_str(), e.by),
+                (want, ExtractedBy::WholeResponse),
+                "{text:?}"
+            );
+        }
+        // Prose (a word of two or more letters, any non-ASCII letter), several lines, delimiters, a
+        // lone number: as before.
+        for (text, want, by) in [
+            ("12 apples", "12", ExtractedBy::LastNumber),
+            ("so we get 12", "12", ExtractedBy::LastNumber),
+            ("答案 12", "12", ExtractedBy::LastNumber),
+            ("x^2\n+ 1", "1", ExtractedBy::LastNumber),
+            ("we get $x^2+1$", "x^2+1", ExtractedBy::MathSpan),
+            ("-5", "-5", ExtractedBy::LastNumber),
+            ("1,000", "1,000", ExtractedBy::LastNumber),
+            ("yes", "yes", ExtractedBy::WholeResponse),
+        ] {
+            let e = extract(text, &[]).unwrap();
+            assert_eq!((e.answer.as_str(), e.by), (want, by), "{text:?}");
+        }
+        assert_eq!(ex("####"), None);
+        // Over 200 bytes: not read as a bare answer.
+        assert_eq!(ex(&"x+".repeat(101)), None);
+        assert_eq!(ex(&format!("{}1", "x+".repeat(100))).as_deref(), Some("1"));
     }
 
     /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, an open

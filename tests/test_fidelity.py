@@ -338,28 +338,7 @@ BARE_ANSWERS = [
     ("wrong-tuple", BARE, "(4, 3)", "(3, 4)", False, True),
     ("fraction-already-works", BARE, "\\frac{7}{2}", "3.5", True, False),
 ]
-BARE_ANSWERS_FAILING = {
-    "tuple",
-    "polynomial",
-    "polynomial-swapped",
-    "radical",
-    "radical-swapped",
-    "mixed-number",
-    "interval",
-    "interval-swapped",
-    "set",
-    "set-swapped",
-    "pi-over",
-    "pi-over-swapped",
-    "sum-of-numbers",
-    "named-pair",
-    "equation",
-    "equation-swapped",
-    "column-vector",
-    "membership",
-    "trig",
-    "trig-swapped",
-}
+BARE_ANSWERS_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(
