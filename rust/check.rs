@@ -70,10 +70,15 @@ impl From<&str> for Input {
 }
 
 /// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
-/// form at any length, a box that is not the whole gold, or long text with words.
+/// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
+/// not the whole gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
     let g = gold.trim();
     if has_gsm8k_answer_line(g) {
+        return true;
+    }
+    // A sentence that states its answer: "answer is 0.75", "The answer is 81.", "Answer: 0.4".
+    if extract::starts_with_anchor(g) {
         return true;
     }
     let boxed = g.contains("\\boxed") || g.contains("\\fbox");

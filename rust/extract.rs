@@ -66,6 +66,20 @@ fn covered_by_builtin(p: &str) -> bool {
     })
 }
 
+/// Does `text` start with an anchor phrase ("answer is", "The answer is", "The final answer is",
+/// "Answer:")? Such a gold is a sentence that states its answer ("answer is 0.75") and is reduced
+/// to it by extraction.
+pub fn starts_with_anchor(text: &str) -> bool {
+    let head: String = text.trim_start().chars().take(48).collect();
+    let lower = head.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        m.as_bytes() != b"####"
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
+    })
+}
+
 /// Words that, right after an anchor, show the sentence is about the answer, not the answer.
 const NOT_AN_ANSWER: &[&str] = &[
     "correct",
@@ -961,6 +975,29 @@ mod tests {
         // Over 200 bytes: not read as a bare answer.
         assert_eq!(ex(&"x+".repeat(101)), None);
         assert_eq!(ex(&format!("{}1", "x+".repeat(100))).as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn golds_that_start_with_an_anchor() {
+        for g in [
+            "answer is 0.75",
+            "The answer is 81.",
+            "Answer: 0.4",
+            "  the final answer is $x$",
+            "ANSWER IS 3",
+        ] {
+            assert!(starts_with_anchor(g), "{g}");
+        }
+        for g in [
+            "So the answer is 5",
+            "#### 18",
+            "18",
+            "\\text{answer}",
+            "answers: 3",
+            "x = 2. Answer: 2",
+        ] {
+            assert!(!starts_with_anchor(g), "{g}");
+        }
     }
 
     /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, an open

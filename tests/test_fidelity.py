@@ -403,8 +403,25 @@ GOLD_SENTENCE = [
     ("answer-colon-gold", BARE, "We get $\\boxed{\\frac{2}{5}}$", "Answer: 0.4", True, False),
     ("integer-gold", BARE, "So \\boxed{81}", "The answer is 81.", True, False),
     ("integer-gold-wrong", BARE, "So \\boxed{80}", "The answer is 81.", False, False),
+    (
+        "final-answer-gold",
+        BARE,
+        "Thus $x = \\frac{1}{2}$.",
+        "The final answer is $\\frac{1}{2}$",
+        True,
+        False,
+    ),
+    ("machine-rounded-gold", BARE, "The final answer is \\boxed{2/3}.", "answer is 0.6666667", True, False),
+    (
+        "finite-decimal-gold-exact",
+        BARE,
+        "The final answer is \\boxed{0.13}.",
+        "answer is 0.125",
+        False,
+        False,
+    ),
 ]
-GOLD_SENTENCE_FAILING = {"decimal-gold", "answer-colon-gold", "integer-gold"}
+GOLD_SENTENCE_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(
