@@ -2,6 +2,7 @@
 //! picks the checker (`Kind`) and the mode (`Compat`) and turns what the extractors, the seed
 //! emulation and the equivalence engine found into a [`Verdict`] (vocabulary in [`crate::verdict`]).
 
+use crate::choice;
 use crate::config::Config;
 use crate::equiv::{self, EquivOptions, Equivalence};
 use crate::extract::{self, ExtractedBy};
@@ -138,6 +139,17 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
+    // A multiple-choice gold (`B`, `(D) Alina`): the response's choice letter decides, when it
+    // names one (rust/choice.rs); otherwise the usual checkers run.
+    if opts.compat == Compat::Fixed && opts.kind != Kind::Simple {
+        if let Some(g) = choice::gold_letter(gold) {
+            let anchors_only = opts.extract_policy == ExtractPolicy::Strict;
+            if let Some(p) = choice::response_letter(response, g, anchors_only, &opts.split) {
+                let letter = char::from(p).to_string();
+                return Verdict::decided(p == g, DecidedBy::Literal, Some(letter));
+            }
+        }
+    }
     // A gold given as a worked solution (MATH's `solution` field, a boxed answer inside prose)
     // is reduced to its answer the way a response is; the seed compares such golds verbatim.
     let extracted_gold;
