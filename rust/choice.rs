@@ -17,7 +17,15 @@ pub fn gold_letter(gold: &str) -> Option<u8> {
     if let Some(l) = option_letter(g) {
         return Some(l);
     }
-    // "Alina and the answer is\n(C) Cecile": the option after the last anchor.
+    // "Alina and the answer is\n(C) Cecile": the option after the last anchor (only a gold with
+    // the word "answer" is extracted: every gold passes here).
+    if !g
+        .as_bytes()
+        .windows(6)
+        .any(|w| w.eq_ignore_ascii_case(b"answer"))
+    {
+        return None;
+    }
     let e = extract::extract(g, &[])?;
     (e.by == extract::ExtractedBy::Anchor)
         .then(|| option_letter(unwrap_text(e.answer.trim())))

@@ -70,7 +70,12 @@ fn covered_by_builtin(p: &str) -> bool {
 /// "Answer:")? Such a gold is a sentence that states its answer ("answer is 0.75") and is reduced
 /// to it by extraction.
 pub fn starts_with_anchor(text: &str) -> bool {
-    let head: String = text.trim_start().chars().take(48).collect();
+    let t = text.trim_start();
+    // Cheap test first (every gold passes here): the phrase starts with "answer" or "the".
+    if !t.starts_with(['a', 'A', 't', 'T']) {
+        return false;
+    }
+    let head: String = t.chars().take(48).collect();
     let lower = head.to_ascii_lowercase();
     anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
         m.as_bytes() != b"####"
@@ -487,8 +492,11 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     }
     let sentence = &line[..end];
     // A box inside the anchored sentence is its answer.
-    if let Some(bx) = boxes::boxed_answer(sentence) {
-        return answer(bx);
+    // (Only a sentence with a backslash can hold a box or `\[`; `$` spans are checked by the shape.)
+    if sentence.contains('\\') {
+        if let Some(bx) = boxes::boxed_answer(sentence) {
+            return answer(bx);
+        }
     }
     let shape = SentenceShape::of(sentence);
     let mut ans = sentence.trim().trim_end_matches(['*', '.', ' ']).trim();
@@ -511,12 +519,20 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
             }
         }
     }
-    let prose = prose_only || (shape.numbers >= 2 && shape.words >= 4);
-    if prose
-        && *has_box.get_or_insert_with(|| {
+    // Is the sentence prose (or a hedge with several numbers) in a response that has a box? The
+    // box test comes before counting the numbers, which only a response with a box needs.
+    let response_has_box = |has_box: &mut Option<bool>| {
+        *has_box.get_or_insert_with(|| {
             count_work(text.len());
-            !boxes::find_boxes(text).is_empty()
+            memchr::memmem::find(text.as_bytes(), b"\\boxed").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"\\fbox").is_some()
         })
+    };
+    let hedge = |shape: &SentenceShape| shape.words >= 4 && shape.numbers() >= 2;
+    if (prose_only || (shape.digit && shape.words >= 4))
+        && response_has_box(has_box)
+        && (prose_only || hedge(&shape))
+        && !boxes::find_boxes(text).is_empty()
     {
         return Prose;
     }
@@ -549,19 +565,45 @@ fn unboxed(s: &str) -> String {
 }
 
 /// What an anchored sentence holds outside its math spans.
-struct SentenceShape {
+struct SentenceShape<'a> {
+    /// The sentence with its math spans and command names blanked out.
+    outside: std::borrow::Cow<'a, str>,
     /// An ASCII digit outside math.
     digit: bool,
     /// At least one math span.
     math: bool,
-    /// Numbers outside math.
-    numbers: usize,
     /// Words of two or more letters outside math and not LaTeX commands.
     words: usize,
 }
 
-impl SentenceShape {
-    fn of(s: &str) -> SentenceShape {
+impl<'a> SentenceShape<'a> {
+    /// Numbers outside math (counted on demand: only a hedge test needs them).
+    fn numbers(&self) -> usize {
+        scan_numbers(&self.outside).len()
+    }
+
+    fn of(s: &'a str) -> SentenceShape<'a> {
+        let (outside, math) = if s.contains(['$', '\\']) {
+            let (o, m) = Self::blank_math(s);
+            (std::borrow::Cow::Owned(o), m)
+        } else {
+            (std::borrow::Cow::Borrowed(s), false)
+        };
+        let words = outside
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.chars().nth(1).is_some())
+            .count();
+        SentenceShape {
+            digit: outside.bytes().any(|c| c.is_ascii_digit()),
+            math,
+            words,
+            outside,
+        }
+    }
+
+    /// The sentence with math spans and command names replaced by a space, and whether it had a
+    /// math span.
+    fn blank_math(s: &str) -> (String, bool) {
         let mut outside = String::with_capacity(s.len());
         let mut math = false;
         let b = s.as_bytes();
@@ -591,16 +633,7 @@ impl SentenceShape {
             outside.push_str(&s[i..i + ch_len]);
             i += ch_len;
         }
-        let words = outside
-            .split(|c: char| !c.is_alphabetic())
-            .filter(|w| w.chars().count() >= 2)
-            .count();
-        SentenceShape {
-            digit: outside.bytes().any(|c| c.is_ascii_digit()),
-            math,
-            numbers: scan_numbers(&outside).len(),
-            words,
-        }
+        (outside, math)
     }
 }
 
