@@ -2,6 +2,7 @@
 //! picks the checker (`Kind`) and the mode (`Compat`) and turns what the extractors, the seed
 //! emulation and the equivalence engine found into a [`Verdict`] (vocabulary in [`crate::verdict`]).
 
+use crate::choice;
 use crate::config::Config;
 use crate::equiv::{self, EquivOptions, Equivalence};
 use crate::extract::{self, ExtractedBy};
@@ -9,7 +10,7 @@ use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
 use crate::scan::boxes::whole_box;
 use crate::scan::debris;
 use crate::verdict::{
-    Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyTask, Verdict,
+    Compat, DecidedBy, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind, Reason, SympyTask, Verdict,
 };
 use crate::xwin;
 
@@ -23,6 +24,19 @@ pub struct CheckOptions {
     pub eval_policy: Option<EvalPolicy>,
     /// Anchor phrases (the seed's `extract_pattern`).
     pub split: Vec<String>,
+    /// Fixed mode: is a value with a finite decimal form exact against a coarser decimal? (The
+    /// xwin mode compares as the seed does and ignores it.)
+    pub finite_decimals: FiniteDecimals,
+}
+
+impl CheckOptions {
+    /// The equivalence engine's options for the fixed mode's checks.
+    fn equiv_options(&self) -> EquivOptions {
+        EquivOptions {
+            finite_decimals: self.finite_decimals,
+            ..EquivOptions::default()
+        }
+    }
 }
 
 impl Default for CheckOptions {
@@ -33,6 +47,7 @@ impl Default for CheckOptions {
             extract_policy: ExtractPolicy::Flex,
             eval_policy: None,
             split: Config::seed().extract_pattern.clone(),
+            finite_decimals: FiniteDecimals::default(),
         }
     }
 }
@@ -56,10 +71,15 @@ impl From<&str> for Input {
 }
 
 /// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
-/// form at any length, a box that is not the whole gold, or long text with words.
+/// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
+/// not the whole gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
     let g = gold.trim();
     if has_gsm8k_answer_line(g) {
+        return true;
+    }
+    // A sentence that states its answer: "answer is 0.75", "The answer is 81.", "Answer: 0.4".
+    if extract::starts_with_anchor(g) {
         return true;
     }
     let boxed = g.contains("\\boxed") || g.contains("\\fbox");
@@ -119,6 +139,17 @@ fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdi
         Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
+    // A multiple-choice gold (`B`, `(D) Alina`): the response's choice letter decides, when it
+    // names one (rust/choice.rs); otherwise the usual checkers run.
+    if opts.compat == Compat::Fixed && opts.kind != Kind::Simple {
+        if let Some(g) = choice::gold_letter(gold) {
+            let anchors_only = opts.extract_policy == ExtractPolicy::Strict;
+            if let Some(p) = choice::response_letter(response, g, anchors_only, &opts.split) {
+                let letter = char::from(p).to_string();
+                return Verdict::decided(p == g, DecidedBy::Literal, Some(letter));
+            }
+        }
+    }
     // A gold given as a worked solution (MATH's `solution` field, a boxed answer inside prose)
     // is reduced to its answer the way a response is; the seed compares such golds verbatim.
     let extracted_gold;
@@ -317,16 +348,20 @@ fn fixed_simple_parsed(
         if matches!(
             policy,
             EvalPolicy::Strict | EvalPolicy::Aggressive | EvalPolicy::Conservative
-        ) || numbers_equal(&gn, pn, true)
+        ) || numbers_equal(&gn, pn, opts.finite_decimals)
         {
-            return Verdict::decided(numbers_equal(&gn, pn, true), DecidedBy::Numeric, ex);
+            return Verdict::decided(
+                numbers_equal(&gn, pn, opts.finite_decimals),
+                DecidedBy::Numeric,
+                ex,
+            );
         }
     }
     // An expression against a number ("(9+1)", "\\sqrt{17}", "4\\sqrt{2}"): the equivalence engine
     // decides when it can; else the numbers in the answer are matched under the policy.
     let mathy = p.bytes().any(|c| c.is_ascii_digit() || c == b'\\') && !has_prose_word(p);
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
-        let o = equiv::equivalent(g, &p_full, &EquivOptions::default());
+        let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {
             Equivalence::Equal => return Verdict::decided(true, o.path, ex),
             Equivalence::NotEqual if o.pred_parsed => return Verdict::decided(false, o.path, ex),
@@ -346,7 +381,10 @@ fn fixed_simple_parsed(
     }
     let mut unmatched_gold = 0usize;
     for gn in &gold_nums {
-        match pred_nums.iter().position(|pn| numbers_equal(gn, pn, true)) {
+        match pred_nums
+            .iter()
+            .position(|pn| numbers_equal(gn, pn, opts.finite_decimals))
+        {
             Some(i) => {
                 pred_nums.swap_remove(i);
             }
@@ -369,7 +407,7 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     verdict_from_equiv(
         gold,
         &extracted,
-        &EquivOptions::default(),
+        &opts.equiv_options(),
         Some(extracted.clone()),
     )
 }
@@ -413,7 +451,11 @@ pub fn verdict_from_equiv(
             );
             v.sympy = Some(SympyTask {
                 compat: Compat::Fixed,
-                pairs: vec![(normalize_answer(pred), normalize_answer(gold))],
+                // As the engine read them: doubly escaped LaTeX unescaped.
+                pairs: vec![(
+                    normalize_answer(&debris::unescape_doubled(pred)),
+                    normalize_answer(&debris::unescape_doubled(gold)),
+                )],
             });
             v
         }

@@ -1,9 +1,10 @@
 //! Final-answer extraction of the fixed mode (docs/policies.md, "Extraction").
 //!
 //! Priority: an anchor phrase ("The answer is", "final answer is", "Answer:", "####", and the
-//! configured patterns) takes the answer that follows it, up to the end of its sentence; the
+//! configured patterns) takes the answer that follows it, up to the end of its sentence (a box
+//! or display in that sentence, or on the next line after "...:", wins over its prose); the
 //! last anchor whose answer is real wins, so a later "The answer is correct because ..." does
-//! not replace it. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
+//! not replace it, and an anchored sentence of prose gives way to a box. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
 //! `\(..\)`, `\[..\]`); else the last number. A hyphen is never a number.
 
 use std::sync::OnceLock;
@@ -62,6 +63,25 @@ fn covered_by_builtin(p: &str) -> bool {
             seen.push((p.to_string(), c));
         }
         c
+    })
+}
+
+/// Does `text` start with an anchor phrase ("answer is", "The answer is", "The final answer is",
+/// "Answer:")? Such a gold is a sentence that states its answer ("answer is 0.75") and is reduced
+/// to it by extraction.
+pub fn starts_with_anchor(text: &str) -> bool {
+    let t = text.trim_start();
+    // Cheap test first (every gold passes here): the phrase starts with "answer" or "the".
+    if !t.starts_with(['a', 'A', 't', 'T']) {
+        return false;
+    }
+    let head: String = t.chars().take(48).collect();
+    let lower = head.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        m.as_bytes() != b"####"
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
     })
 }
 
@@ -182,6 +202,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     }
     .peekable();
     let mut last_tried = usize::MAX;
+    let mut has_box = None;
     loop {
         // Merge the two descending streams of anchor ends.
         let pos = match (builtin.peek().copied(), extra.last().copied()) {
@@ -195,11 +216,16 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             continue;
         }
         last_tried = pos;
-        if let Some(a) = answer_after_anchor(text, pos) {
-            return Some(Extracted {
-                answer: a,
-                by: ExtractedBy::Anchor,
-            });
+        match answer_after_anchor(text, pos, &mut has_box) {
+            AfterAnchor::Answer(a) => {
+                return Some(Extracted {
+                    answer: a,
+                    by: ExtractedBy::Anchor,
+                })
+            }
+            // The anchored sentence is prose and the response has a box: the box is the answer.
+            AfterAnchor::Prose => break,
+            AfterAnchor::Nothing => {}
         }
     }
     // Several boxes joined by "and", commas or nothing are one answer: `\boxed{1}, \boxed{2}`.
@@ -208,6 +234,16 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             answer: b,
             by: ExtractedBy::Boxed,
         });
+    }
+    // A response that is only an answer (`x^2 - 4x + 4`, `(3, 4)`, `[2, 5)`, `3 + 2`): the whole of it,
+    // not the last number in it. A lone number goes on to the number fallback as before.
+    if let Some(a) = bare_answer(text) {
+        if last_number_span(a) != Some((0, a.len())) {
+            return Some(Extracted {
+                answer: a.to_string(),
+                by: ExtractedBy::WholeResponse,
+            });
+        }
     }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
     match (last_math_span(text), last_number_span(text)) {
@@ -228,6 +264,111 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             by: ExtractedBy::WholeResponse,
         }),
     }
+}
+
+/// Longest response read as a bare answer.
+const MAX_BARE_ANSWER: usize = 200;
+
+/// Words that may appear in a bare answer (function names, connectives); any other run of two or
+/// more letters outside LaTeX commands makes the text prose.
+const BARE_WORDS: &[&str] = &[
+    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "log", "ln", "lg", "exp", "det", "gcd", "lcm", "min", "max", "mod", "sqrt", "pi", "and", "or",
+];
+
+/// Commands whose braced argument is a name or text, not mathematics: its words are skipped.
+const NAME_ARGUMENT: &[&str] = &[
+    "text",
+    "textbf",
+    "textit",
+    "textrm",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathbb",
+    "mathcal",
+    "mbox",
+    "operatorname",
+    "begin",
+    "end",
+];
+
+/// A response that is only an answer: one line of at most [`MAX_BARE_ANSWER`] bytes, without math
+/// delimiters (`$`, `\(`, `\[`), and without prose: no run of two or more letters outside LaTeX
+/// commands and their name arguments except [`BARE_WORDS`], and no letter outside ASCII (a CJK
+/// or accented word is prose). Anchors and boxes were tried first.
+fn bare_answer(text: &str) -> Option<&str> {
+    let t = text.trim();
+    // "####" or "..." alone is not an answer.
+    if !t.bytes().any(|c| c.is_ascii_alphanumeric())
+        || t.len() > MAX_BARE_ANSWER
+        || t.contains(['\n', '\r', '$'])
+        || t.contains("\\(")
+        || t.contains("\\[")
+    {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j].is_ascii_alphabetic() {
+                j += 1;
+            }
+            let name = &t[start..j];
+            i = j.max(i + 1);
+            if NAME_ARGUMENT.contains(&name) {
+                while i < b.len() && b[i] == b' ' {
+                    i += 1;
+                }
+                if i < b.len() && b[i] == b'{' {
+                    let mut depth = 0usize;
+                    while i < b.len() {
+                        match b[i] {
+                            b'{' => depth += 1,
+                            b'}' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    i += 1;
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            continue;
+        }
+        if !c.is_ascii() {
+            let ch = t[i..].chars().next()?;
+            if ch.is_alphabetic() {
+                return None;
+            }
+            i += ch.len_utf8();
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_alphabetic() {
+                j += 1;
+            }
+            // A letter glued to a non-ASCII letter ("xé") is prose too: checked at the next byte.
+            let word = &t[i..j];
+            if word.len() >= 2 && !BARE_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+                return None;
+            }
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    Some(t)
 }
 
 /// A response with no anchor, box, math or number that is itself a short answer: one word of at
@@ -278,23 +419,44 @@ fn last_number_span(text: &str) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
-/// The answer right after an anchor ending at `pos`, or `None` if none follows.
-fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
+/// What follows an anchor.
+enum AfterAnchor {
+    /// The answer.
+    Answer(String),
+    /// No answer: an earlier anchor or the fallbacks decide.
+    Nothing,
+    /// A sentence of prose that holds no answer while the response has a box: the box decides.
+    Prose,
+}
+
+/// At most this many bytes after an anchored sentence are searched for a display or box on the
+/// next line (an answer is short; the bound keeps a run of anchors linear).
+const NEXT_LINE_WINDOW: usize = 4096;
+
+/// The answer right after an anchor ending at `pos`.
+///
+/// The anchored text is the rest of the line, up to the end of its sentence. Within it:
+/// a box or math span right after the anchor is the answer; else a box anywhere in the sentence
+/// ("The answer is the smaller value, that is, $\boxed{-4}$"); else, when the sentence ends in
+/// ":" or is prose without a number or math, a display or box that starts the next line ("The
+/// answer is Month 6, which is:\n\[\boxed{\text{June}}\]"); else a math span that ends a sentence
+/// with no number outside math ("which gives \[x = \frac72\]"). A sentence that is prose (no number
+/// and no math, three or more words; or a hedge with two or more numbers among four or more words)
+/// gives way to a box anywhere in the response.
+fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> AfterAnchor {
+    use AfterAnchor::{Answer, Nothing, Prose};
+    let answer = |s: String| non_empty(s).map_or(Nothing, Answer);
     let rest = text[pos..].trim_start_matches([' ', '\t', ':', '*', '\u{a0}']);
     let rest = rest.trim_start_matches(['\n', ' ', '\t', ':', '*']);
     if rest.is_empty() {
-        return None;
+        return Nothing;
     }
     // A math span or box right after the anchor is the answer, whatever follows it.
     if let Some(b) = box_at(rest, 0) {
-        return non_empty(b.content(rest).to_string());
+        return answer(b.content(rest).to_string());
     }
     if let Some((content, _)) = math_span_at(rest, 0) {
-        let inner = content.trim();
-        if let Some(b) = whole_box(inner) {
-            return non_empty(b.to_string());
-        }
-        return non_empty(inner.to_string());
+        return answer(unboxed(content.trim()));
     }
     // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
     // Decided on the first character, before the line is read, so that a run of anchors that all
@@ -304,7 +466,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
             .trim_start()
             .starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
     {
-        return None;
+        return Nothing;
     }
     let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
     let first_word = &rest[..word_len];
@@ -312,7 +474,7 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
         .iter()
         .any(|w| w.eq_ignore_ascii_case(first_word))
     {
-        return None;
+        return Nothing;
     }
     // Up to the end of the line, then of the sentence ('.' not inside a number).
     let line = rest.split('\n').next().unwrap_or("");
@@ -328,12 +490,151 @@ fn answer_after_anchor(text: &str, pos: usize) -> Option<String> {
             }
         }
     }
-    let mut ans = line[..end].trim().trim_end_matches(['*', '.', ' ']).trim();
+    let sentence = &line[..end];
+    // A box inside the anchored sentence is its answer.
+    // (Only a sentence with a backslash can hold a box or `\[`; `$` spans are checked by the shape.)
+    if sentence.contains('\\') {
+        if let Some(bx) = boxes::boxed_answer(sentence) {
+            return answer(bx);
+        }
+    }
+    let shape = SentenceShape::of(sentence);
+    let mut ans = sentence.trim().trim_end_matches(['*', '.', ' ']).trim();
+    // The sentence announces an answer on the next line: "which is:\n\[ \boxed{8} \]".
+    let reaches_line_end = line[end..].trim_matches(['.', ' ', '*']).is_empty();
+    let prose_only = !shape.digit && !shape.math && shape.words >= 3;
+    if reaches_line_end && (ans.ends_with(':') || prose_only) {
+        if let Some(a) = display_starting(&rest[line.len()..]) {
+            return answer(a);
+        }
+    }
+    // A math span that ends a sentence with no number outside math: "which gives $x = 2$".
+    if shape.math && !shape.digit {
+        if let Some((m, m_end)) = last_math_span(sentence) {
+            if sentence[m_end..]
+                .trim_matches(|c: char| c.is_whitespace() || ".,;:!*".contains(c))
+                .is_empty()
+            {
+                return answer(m);
+            }
+        }
+    }
+    // Is the sentence prose (or a hedge with several numbers) in a response that has a box? The
+    // box test comes before counting the numbers, which only a response with a box needs.
+    let response_has_box = |has_box: &mut Option<bool>| {
+        *has_box.get_or_insert_with(|| {
+            count_work(text.len());
+            memchr::memmem::find(text.as_bytes(), b"\\boxed").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"\\fbox").is_some()
+        })
+    };
+    let hedge = |shape: &SentenceShape| shape.words >= 4 && shape.numbers() >= 2;
+    if (prose_only || (shape.digit && shape.words >= 4))
+        && response_has_box(has_box)
+        && (prose_only || hedge(&shape))
+        && !boxes::find_boxes(text).is_empty()
+    {
+        return Prose;
+    }
     if let Some(b) = whole_box(ans) {
-        return non_empty(b.to_string());
+        return answer(b.to_string());
     }
     ans = ans.trim_end_matches(',');
-    non_empty(ans.to_string())
+    answer(ans.to_string())
+}
+
+/// The content of a display, math span or box that starts `after` (the text after an anchored
+/// line), skipping blank lines; a box inside the display is unwrapped.
+fn display_starting(after: &str) -> Option<String> {
+    let next = after.trim_start();
+    let mut cut = next.len().min(NEXT_LINE_WINDOW);
+    while !next.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let next = &next[..cut];
+    count_work(next.len());
+    if let Some(bx) = box_at(next, 0) {
+        return Some(bx.content(next).to_string());
+    }
+    math_span_at(next, 0).map(|(content, _)| unboxed(content.trim()))
+}
+
+/// `\boxed{x}` -> `x`; any other text unchanged.
+fn unboxed(s: &str) -> String {
+    whole_box(s).map_or(s, |b| b).to_string()
+}
+
+/// What an anchored sentence holds outside its math spans.
+struct SentenceShape<'a> {
+    /// The sentence with its math spans and command names blanked out.
+    outside: std::borrow::Cow<'a, str>,
+    /// An ASCII digit outside math.
+    digit: bool,
+    /// At least one math span.
+    math: bool,
+    /// Words of two or more letters outside math and not LaTeX commands.
+    words: usize,
+}
+
+impl<'a> SentenceShape<'a> {
+    /// Numbers outside math (counted on demand: only a hedge test needs them).
+    fn numbers(&self) -> usize {
+        scan_numbers(&self.outside).len()
+    }
+
+    fn of(s: &'a str) -> SentenceShape<'a> {
+        let (outside, math) = if s.contains(['$', '\\']) {
+            let (o, m) = Self::blank_math(s);
+            (std::borrow::Cow::Owned(o), m)
+        } else {
+            (std::borrow::Cow::Borrowed(s), false)
+        };
+        let words = outside
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.chars().nth(1).is_some())
+            .count();
+        SentenceShape {
+            digit: outside.bytes().any(|c| c.is_ascii_digit()),
+            math,
+            words,
+            outside,
+        }
+    }
+
+    /// The sentence with math spans and command names replaced by a space, and whether it had a
+    /// math span.
+    fn blank_math(s: &str) -> (String, bool) {
+        let mut outside = String::with_capacity(s.len());
+        let mut math = false;
+        let b = s.as_bytes();
+        let mut i = 0;
+        let mut unclosed = Unclosed::default();
+        while i < b.len() {
+            if b[i] == b'$'
+                || (b[i] == b'\\' && i + 1 < b.len() && (b[i + 1] == b'[' || b[i + 1] == b'('))
+            {
+                if let Span::Found(_, e) = math_span_or_dead_end(s, i, &mut unclosed) {
+                    math = true;
+                    outside.push(' ');
+                    i = e;
+                    continue;
+                }
+            }
+            if b[i] == b'\\' {
+                // A command name is not a word.
+                i += 1;
+                while i < b.len() && b[i].is_ascii_alphabetic() {
+                    i += 1;
+                }
+                outside.push(' ');
+                continue;
+            }
+            let ch_len = s[i..].chars().next().map_or(1, char::len_utf8);
+            outside.push_str(&s[i..i + ch_len]);
+            i += ch_len;
+        }
+        (outside, math)
+    }
 }
 
 fn non_empty(s: String) -> Option<String> {
@@ -544,13 +845,20 @@ mod tests {
     #[test]
     fn adversarial_runs_take_linear_work() {
         type Make = fn(usize) -> String;
-        let cases: [(&str, Make); 6] = [
+        let cases: [(&str, Make); 9] = [
             ("####", |n| "####".repeat(n)),
             ("\\$", |n| "\\$".repeat(n) + "5"),
             ("\\[", |n| "\\[".repeat(n) + "5"),
             ("\\(", |n| "\\(".repeat(n) + "5"),
             ("$$", |n| "$$ x ".repeat(n) + "$$"),
             ("The answer is ####", |n| "The answer is ####".repeat(n)),
+            ("answer is:\\n\\[", |n| "answer is:\n\\[".repeat(n)),
+            ("answer is:\\n\\boxed{", |n| {
+                "answer is:\n\\boxed{".repeat(n)
+            }),
+            ("prose anchors with a box", |n| {
+                "\\boxed{1}\n".to_string() + &"answer is ab cd ef\n".repeat(n)
+            }),
         ];
         for (name, make) in cases {
             let n = 4_000;
@@ -596,6 +904,123 @@ mod tests {
         );
         assert_eq!(ex("value is 3.5e-3").as_deref(), Some("3.5e-3"));
         assert_eq!(ex("no numbers"), None);
+    }
+
+    /// An anchor followed by prose (issue 13): a box or display in the anchored sentence, or on the
+    /// next line after a sentence that announces it, wins over the prose; a prose sentence gives
+    /// way to a box elsewhere in the response.
+    #[test]
+    fn anchor_followed_by_prose() {
+        let cases: &[(&str, &str)] = &[
+            // A box or display later in the anchored sentence.
+            ("The answer is Month 6, which is: \\[\\boxed{\\text{June}}\\]", "\\text{June}"),
+            ("The answer is the smaller value, that is, $\\boxed{-4}$.", "-4"),
+            ("The answer is indeed 3 apples, so $\\boxed{3}$, as claimed", "3"),
+            ("Answer: the positive root gives \\[ x = \\frac{7}{2} \\]", "x = \\frac{7}{2}"),
+            ("The final answer is the ratio $\\frac{3}{4}$.", "\\frac{3}{4}"),
+            // The next line, after ":" or a sentence of prose.
+            ("The answer is Month 6, which is:\n\\[ \\boxed{\\text{June}} \\]", "\\text{June}"),
+            ("The final answer is the third power of two:\n\n\\[\\boxed{8}\\]", "8"),
+            ("Answer: we keep the positive root, which gives\n\\[ x = \\frac{7}{2} \\]", "x = \\frac{7}{2}"),
+            ("The answer is as follows:\n\\boxed{12}", "12"),
+            ("The answer is as follows:\n$$ 5\\sqrt{2} $$\nDone.", "5\\sqrt{2}"),
+            // A prose sentence gives way to a box anywhere in the response.
+            ("So $\\boxed{35}$.\nRemark: some texts say the answer is written out in words.", "35"),
+            (
+                "Thus $\\boxed{220}$.\nIn the usual case the answer is considered as 220, in other cases as 0220.",
+                "220",
+            ),
+            // A rejected anchor ("indeed"), then "Answer:" whose next line holds the box.
+            ("Answer:\nThe answer is indeed $\\boxed{220}$, where each digit counts.", "220"),
+            // Unchanged: answers that are not prose.
+            ("The answer is: 18. Then we check 5.", "18"),
+            ("The answer is: 18.\nThe answer is correct because 3+15=18.", "18"),
+            ("The answer is 18 apples per day.", "18 apples per day"),
+            ("The answer is June\n\\[ x = 5 \\]", "June"),
+            ("First \\boxed{6}. The answer is 18 apples.", "18 apples"),
+            ("We try \\boxed{6}, no. The answer is 12, not 6.", "12, not 6"),
+            ("The answer is 5, which is $\\frac{10}{2}$.", "5, which is $\\frac{10}{2}$"),
+            ("The answer is one more than $n$ in general", "one more than $n$ in general"),
+            // Prose without a box anywhere stays the anchored text (nothing better to take).
+            ("The answer is written out in words.", "written out in words"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(ex(text).as_deref(), Some(*want), "{text:?}");
+        }
+        // A prose anchor hands over to the box fallback.
+        let e = extract("\\boxed{35}. The answer is written out in words.", &[]).unwrap();
+        assert_eq!((e.answer.as_str(), e.by), ("35", ExtractedBy::Boxed));
+    }
+
+    /// A response that is only an answer is its own answer (issue 13, bare answers); prose, lone
+    /// numbers, delimiters and several lines keep the earlier fallbacks.
+    #[test]
+    fn bare_answers_are_whole() {
+        for (text, want) in [
+            ("x^2 - 4x + 4", "x^2 - 4x + 4"),
+            (" (3, 4)\n", "(3, 4)"),
+            ("[2, 5)", "[2, 5)"),
+            ("\\{1, 3\\}", "\\{1, 3\\}"),
+            ("918\\frac{1}{2}", "918\\frac{1}{2}"),
+            ("3 + 2", "3 + 2"),
+            ("a = 3, b = -2", "a = 3, b = -2"),
+            ("\\cos x + \\sin x", "\\cos x + \\sin x"),
+            (
+                "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}",
+                "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}",
+            ),
+            ("5\\text{ cm}^2", "5\\text{ cm}^2"),
+            ("x = 1 or x = 2", "x = 1 or x = 2"),
+        ] {
+            let e = extract(text, &[]).unwrap();
+            assert_eq!(
+                (e.answer.as_str(), e.by),
+                (want, ExtractedBy::WholeResponse),
+                "{text:?}"
+            );
+        }
+        // Prose (a word of two or more letters, any non-ASCII letter), several lines, delimiters, a
+        // lone number: as before.
+        for (text, want, by) in [
+            ("12 apples", "12", ExtractedBy::LastNumber),
+            ("so we get 12", "12", ExtractedBy::LastNumber),
+            ("答案 12", "12", ExtractedBy::LastNumber),
+            ("x^2\n+ 1", "1", ExtractedBy::LastNumber),
+            ("we get $x^2+1$", "x^2+1", ExtractedBy::MathSpan),
+            ("-5", "-5", ExtractedBy::LastNumber),
+            ("1,000", "1,000", ExtractedBy::LastNumber),
+            ("yes", "yes", ExtractedBy::WholeResponse),
+        ] {
+            let e = extract(text, &[]).unwrap();
+            assert_eq!((e.answer.as_str(), e.by), (want, by), "{text:?}");
+        }
+        assert_eq!(ex("####"), None);
+        // Over 200 bytes: not read as a bare answer.
+        assert_eq!(ex(&"x+".repeat(101)), None);
+        assert_eq!(ex(&format!("{}1", "x+".repeat(100))).as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn golds_that_start_with_an_anchor() {
+        for g in [
+            "answer is 0.75",
+            "The answer is 81.",
+            "Answer: 0.4",
+            "  the final answer is $x$",
+            "ANSWER IS 3",
+        ] {
+            assert!(starts_with_anchor(g), "{g}");
+        }
+        for g in [
+            "So the answer is 5",
+            "#### 18",
+            "18",
+            "\\text{answer}",
+            "answers: 3",
+            "x = 2. Answer: 2",
+        ] {
+            assert!(!starts_with_anchor(g), "{g}");
+        }
     }
 
     /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, an open

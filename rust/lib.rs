@@ -13,6 +13,7 @@
 //! - [`latex`]: LaTeX / plain-math parser to an expression tree (positions, budgets).
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
 //! - [`check`]: the single-item checker (dispatch to the seed emulation or the fixed mode).
+//! - [`choice`]: multiple-choice letters, when the gold is a choice.
 //! - [`batch`]: rayon drivers over owned inputs.
 //! - [`records`]: named fields out of JSON Lines (evaluation logs), in parallel, skipping the rest.
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
@@ -20,6 +21,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod choice;
 pub mod config;
 pub mod equiv;
 pub mod error;

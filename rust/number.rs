@@ -7,6 +7,7 @@ use num_integer::gcd;
 
 use crate::scan::braces::{matching_brace, whole_macro_arg, BraceIndex};
 use crate::scan::digit_groups::{self, Context};
+use crate::verdict::{FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 
 /// A number as written in an answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +46,20 @@ impl WrittenNumber {
             sig_digits: 0,
             percent: false,
             big_integer: None,
+        })
+    }
+
+    /// Does the value have a finite decimal expansion? Decimal literals and integers do; a
+    /// fraction does when its reduced denominator is 2^a 5^b (`3/8` does, `1/3` does not). A value
+    /// too large for `exact` is a decimal or an integer as written, so it does.
+    fn has_finite_decimal_form(&self) -> bool {
+        self.exact.is_none_or(|(_, mut d)| {
+            for p in [2, 5] {
+                while d % p == 0 {
+                    d /= p;
+                }
+            }
+            d == 1
         })
     }
 
@@ -661,10 +676,13 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 ///
 /// - An integer gold needs an equal value (`1000.0` = `1000`, `1000.4` != `1000`).
 /// - Exact values compare exactly (so `1/2^99` != `1/2^98`, however small).
-/// - With `rounding`, a decimal written to `d` places (and at least two significant digits)
-///   equals any value that rounds to it at `d` places: `0.33` = `1/3`, `2.83` = `2.828`.
+/// - A decimal written to `d` places (and at least two significant digits) equals a value that
+///   rounds to it at `d` places when that value has no finite decimal form (`0.33` = `1/3`); a
+///   value with a finite decimal form (`2.828`, `3/8`) is exact under `FiniteDecimals::Exact`
+///   unless the decimal has six or more significant digits, and is rounded like the others under
+///   `FiniteDecimals::WrittenPrecision` (`2.83` = `2.828`).
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
-pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, rounding: bool) -> bool {
+pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, decimals: FiniteDecimals) -> bool {
     let gs = if gold.percent {
         vec![gold.clone(), gold.scaled_percent()]
     } else {
@@ -676,10 +694,10 @@ pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, rounding: bool)
         vec![pred.clone()]
     };
     gs.iter()
-        .any(|g| ps.iter().any(|p| plain_equal(g, p, rounding)))
+        .any(|g| ps.iter().any(|p| plain_equal(g, p, decimals)))
 }
 
-fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, rounding: bool) -> bool {
+fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, decimals: FiniteDecimals) -> bool {
     // An integer too long for i128 on either side: equal only as the same integer.
     if g.big_integer.is_some() || p.big_integer.is_some() {
         if let (Some(a), Some(b)) = (g.integer_digits(), p.integer_digits()) {
@@ -694,9 +712,6 @@ fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, rounding: bool) -> bool {
         return true;
     }
     if g.is_integer() && p.decimals.is_none() {
-        return false;
-    }
-    if !rounding {
         return false;
     }
     // Round the finer side to the coarser side's written precision.
@@ -723,6 +738,14 @@ fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, rounding: bool) -> bool {
     if coarse.sig_digits < 2 {
         return false;
     }
+    // A finer value with a finite decimal form could have been written exactly: under `Exact`,
+    // only a machine-rounded decimal (six or more significant digits) may stand for it.
+    if decimals == FiniteDecimals::Exact
+        && fine.has_finite_decimal_form()
+        && coarse.sig_digits < MACHINE_ROUNDED_DIGITS
+    {
+        return false;
+    }
     let half_unit = 0.5 * 10f64.powi(-d);
     (fine.value - coarse.value).abs() <= half_unit * (1.0 + 1e-9)
 }
@@ -739,7 +762,7 @@ mod tests {
         parse_number(s).unwrap_or_else(|| panic!("{s} should parse"))
     }
     fn eq(g: &str, p: &str) -> bool {
-        numbers_equal(&n(g), &n(p), true)
+        numbers_equal(&n(g), &n(p), FiniteDecimals::Exact)
     }
 
     #[test]
@@ -822,6 +845,58 @@ mod tests {
         assert!(!eq("2.5", "3"));
         assert!(!eq("0.0000001", "0.0000002"));
         assert!(eq("3.5e-3", "0.0035"));
+    }
+
+    /// Issue 13's precision policy: a value with a finite decimal form is exact by default; the
+    /// written-precision rule stays for values without one, and as an option for all.
+    #[test]
+    fn finite_decimals_are_exact_by_default() {
+        let lenient =
+            |g: &str, p: &str| numbers_equal(&n(g), &n(p), FiniteDecimals::WrittenPrecision);
+        // Both orders: the rule does not depend on which side is the gold.
+        for (a, b) in [
+            ("2.232", "2.23"),
+            ("0.066793", "0.067"),
+            ("1.25", "1.3"),
+            ("2.828", "2.83"),
+            ("3/8", "0.38"),
+            ("17.001", "17"),
+            ("12.5%", "0.13"),
+        ] {
+            assert!(!eq(a, b) && !eq(b, a), "{a} vs {b}");
+        }
+        for (a, b) in [
+            ("2.232", "2.23"),
+            ("0.066793", "0.067"),
+            ("2.828", "2.83"),
+            ("3/8", "0.38"),
+        ] {
+            assert!(
+                lenient(a, b) && lenient(b, a),
+                "{a} vs {b} (written precision)"
+            );
+        }
+        // Equal values, machine-rounded decimals (six or more significant digits), values with no
+        // finite decimal form.
+        for (a, b) in [
+            ("2.23", "2.230"),
+            ("2.232", "279/125"),
+            ("0.066666793", "0.0666668"),
+            ("16386.164", "16386.16"),
+            ("2/3", "0.6666667"),
+            ("1/3", "0.33"),
+            ("2/7", "0.2857"),
+        ] {
+            assert!(eq(a, b) && eq(b, a), "{a} vs {b}");
+            assert!(
+                lenient(a, b) && lenient(b, a),
+                "{a} vs {b} (written precision)"
+            );
+        }
+        // Integers stay exact under both rules; one significant digit never rounds.
+        for f in [eq, lenient] {
+            assert!(!f("1000", "1000.4") && !f("1/3", "0.3") && !f("0.066793", "0.07"));
+        }
     }
 
     #[test]

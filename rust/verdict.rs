@@ -23,6 +23,26 @@ pub enum ExtractPolicy {
     Strict,
 }
 
+/// How a decimal compares with a value that has a finite decimal form (an integer, `2.232`,
+/// `\frac{279}{125}`) when the two differ (docs/policies.md, "Precision of decimals").
+///
+/// `Exact` (the default): such a value is exact, a decimal must equal it, unless the coarser
+/// decimal carries at least six significant digits (machine rounding: `0.0666668` = `0.066666793`).
+/// `WrittenPrecision`: the finer side is rounded to the coarser side's written places (at least
+/// two significant digits), so `2.23` = `2.232`. A value with no finite decimal form (`\frac13`,
+/// `\pi`, `\sqrt2`) is compared at the decimal's written precision under both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FiniteDecimals {
+    #[default]
+    Exact,
+    WrittenPrecision,
+}
+
+/// Significant digits from which a coarser decimal counts as a machine-rounded value of a finer
+/// one even under [`FiniteDecimals::Exact`] (`0.6666667` = `\frac23`, `16386.16` = `16386.164`):
+/// math-verify and AReaL round both sides to 6 places, and such values come from calculators.
+pub const MACHINE_ROUNDED_DIGITS: u32 = 6;
+
 /// Seed `eval_policy`. The first three belong to the simple checker, the last two to LaTeX.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EvalPolicy {
@@ -93,6 +113,10 @@ str_enum!(EvalPolicy, "eval_policy" {
     GtIncludeModel => "gt_include_model",
     Aggressive => "aggressive",
     Conservative => "conservative",
+});
+str_enum!(FiniteDecimals, "finite_decimals" {
+    Exact => "exact",
+    WrittenPrecision => "written_precision",
 });
 str_enum!(Kind, "kind" { Auto => "auto", Simple => "simple", Latex => "latex" });
 str_enum!(Reason, "reason" {

@@ -12,6 +12,8 @@ import os
 import signal
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import matheval_fast as mf
@@ -275,3 +277,98 @@ def test_a_worker_that_cannot_start_fails_items_instead_of_hanging(tmp_path: Pat
         assert [(r.status, r.cause) for r in res] == [("error", "worker_start")] * 3
     finally:
         pool.close()
+
+
+def _wait_for(cond: Callable[[], bool]) -> None:
+    """Poll ``cond()`` until true; pytest-timeout fails a test that waits forever (no wall-time asserts)."""
+    while not cond():
+        time.sleep(0.01)
+
+
+@pytest.mark.timeout(60)
+def test_warm_starts_a_worker_in_the_background_that_run_then_uses() -> None:
+    pool = SympyPool(workers=2, worker_command=COLD_WORKER)
+    try:
+        pool.warm()  # returns at once; the dispatcher starts the worker in the background
+        _wait_for(lambda: pool.ready_workers() == 1)
+        assert pool.live_workers() == 1
+        pool.warm()  # idempotent: still one worker
+        assert pool.live_workers() == 1
+        res = pool.run([("parity", [("2", "")])])
+        assert res[0].status == "ok" and res[0].equal
+        assert pool.live_workers() == 1  # the warm worker took the item, no second start
+        pool.warm(5)  # capped at the pool's size
+        _wait_for(lambda: pool.ready_workers() == 2)
+        assert pool.live_workers() == 2
+    finally:
+        pool.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_warm_worker_that_cannot_start_is_not_restarted_forever() -> None:
+    pool = SympyPool(workers=1, worker_command=[sys.executable, "-c", "import sys; sys.exit(3)"])
+    try:
+        pool.warm()
+        # The failed start is noticed and the warm-up gives up (no start loop).
+        _wait_for(lambda: pool._warm_target == 0 and pool.live_workers() == 0)
+        res = pool.run([("fixed", [("1", "1")])])
+        assert res[0].status == "error" and res[0].cause == "worker_start"
+    finally:
+        pool.close()
+
+
+class _RecordingPool:
+    def __init__(self) -> None:
+        self.warmed: list[int] = []
+
+    def warm(self, workers: int = 1) -> None:
+        self.warmed.append(workers)
+
+
+@pytest.mark.parametrize(
+    ("golds", "warms"),
+    [
+        (["\\frac{1}{2}", "18"], True),
+        (["x^2+1"], True),
+        (["18", "2,125", "-0.5", "3/4", "20%", "$5", "yes", "June", "Step 1...\n#### 18"], False),
+        ([], False),
+    ],
+)
+def test_check_batch_prewarms_the_pool_when_golds_look_symbolic(monkeypatch, golds, warms) -> None:
+    from matheval_fast import answer
+
+    rec = _RecordingPool()
+    monkeypatch.setattr(answer, "get_pool", lambda: rec)
+    monkeypatch.delenv("MATHEVAL_SYMPY_PREWARM", raising=False)
+    mf.check_batch(["The answer is 18"] * len(golds), golds)
+    assert rec.warmed == ([1] if warms else [])
+    # The same through numpy and pyarrow inputs.
+    import numpy as np
+
+    rec.warmed.clear()
+    mf.check_batch(np.array(["The answer is 18"] * len(golds), dtype=object), np.array(golds, dtype=object))
+    assert rec.warmed == ([1] if warms else [])
+    pa = pytest.importorskip("pyarrow")
+    rec.warmed.clear()
+    mf.check_batch(pa.array(["The answer is 18"] * len(golds), pa.string()), pa.array(golds, pa.string()))
+    assert rec.warmed == ([1] if warms else [])
+
+
+def test_warm_sympy_warms_the_process_pool(monkeypatch) -> None:
+    from matheval_fast import answer
+
+    rec = _RecordingPool()
+    monkeypatch.setattr(answer, "get_pool", lambda: rec)
+    mf.warm_sympy()
+    mf.warm_sympy(2)
+    assert rec.warmed == [1, 2]
+
+
+def test_prewarm_can_be_turned_off(monkeypatch) -> None:
+    from matheval_fast import answer
+
+    rec = _RecordingPool()
+    monkeypatch.setattr(answer, "get_pool", lambda: rec)
+    monkeypatch.setenv("MATHEVAL_SYMPY_PREWARM", "0")
+    mf.check_batch(["The answer is $x$"], ["x^2"])
+    assert rec.warmed == []

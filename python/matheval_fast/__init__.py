@@ -27,6 +27,7 @@ from matheval_fast.answer import (
     load_config,
     simple_answer_check,
     verify,
+    warm_sympy,
 )
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "load_config",
     "simple_answer_check",
     "verify",
+    "warm_sympy",
 ]
 
 

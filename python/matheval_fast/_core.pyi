@@ -19,6 +19,7 @@ from matheval_fast._vocabulary import (
     EvalPolicy,
     ExtractPolicy,
     FieldKind,
+    FiniteDecimals,
     Kind,
     Method,
     Reason,
@@ -155,6 +156,7 @@ def check_one(
     extract_policy: ExtractPolicy,
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
+    finite_decimals: FiniteDecimals | None = None,
 ) -> Verdict | SympyPending: ...
 def xwin_latex_no_extraction(
     model_ans: str, gt: str, *, extract_policy: ExtractPolicy, eval_policy: EvalPolicy | None = None
@@ -167,7 +169,12 @@ def extract_answer(
     compat: Compat | None = None,
 ) -> str | None: ...
 def equivalent(
-    gold: str, pred: str, *, strict: bool = False, rounding: bool = True
+    gold: str,
+    pred: str,
+    *,
+    strict: bool = False,
+    rounding: bool = True,
+    finite_decimals: FiniteDecimals | None = None,
 ) -> Verdict | SympyPending: ...
 
 @final
@@ -188,6 +195,7 @@ def check_batch(
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
     threads: int | None = None,
+    finite_decimals: FiniteDecimals | None = None,
 ) -> tuple[
     npt.NDArray[np.bool_],
     npt.NDArray[np.uint8],

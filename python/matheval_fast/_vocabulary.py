@@ -19,6 +19,7 @@ __all__ = [
     "EvalPolicy",
     "ExtractPolicy",
     "FieldKind",
+    "FiniteDecimals",
     "JsonType",
     "Kind",
     "Method",
@@ -46,6 +47,10 @@ Kind = Literal["auto", "simple", "latex"]
 ExtractPolicy = Literal["flex", "strict"]
 #: The seed's ``eval_policy``: the first three for the number checker, the last two for LaTeX.
 EvalPolicy = Literal["strict", "model_include_gt", "gt_include_model", "aggressive", "conservative"]
+#: Fixed mode: is a value with a finite decimal form (``2.232``, ``\\frac{3}{8}``, an integer) exact
+#: against a coarser decimal (``"exact"``: ``2.23`` is wrong for ``2.232``), or compared at the
+#: decimal's written precision (``"written_precision"``: ``2.23`` = ``2.232``)? See docs/policies.md.
+FiniteDecimals = Literal["exact", "written_precision"]
 #: Why a verdict is what it is (wire order of the batch codes).
 Reason = Literal[
     "correct",
@@ -105,6 +110,7 @@ VOCABULARY_TYPES: dict[str, object] = {
     "kind": Kind,
     "extract_policy": ExtractPolicy,
     "eval_policy": EvalPolicy,
+    "finite_decimals": FiniteDecimals,
     "reason": Reason,
     "path": DecidedBy,
     "sympy_outcome": SympyOutcome,

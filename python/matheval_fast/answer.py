@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +23,17 @@ import numpy as np
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
-from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool
-from matheval_fast._vocabulary import Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome
+from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
+from matheval_fast._vocabulary import (
+    Compat,
+    DecidedBy,
+    EvalPolicy,
+    ExtractPolicy,
+    FiniteDecimals,
+    Kind,
+    Reason,
+    SympyOutcome,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -35,6 +45,7 @@ __all__ = [
     "EvalConfig",
     "EvalPolicy",
     "ExtractPolicy",
+    "FiniteDecimals",
     "Kind",
     "Reason",
     "Verdict",
@@ -45,6 +56,7 @@ __all__ = [
     "load_config",
     "simple_answer_check",
     "verify",
+    "warm_sympy",
 ]
 
 REASONS: tuple[str, ...] = _core.REASONS
@@ -119,6 +131,7 @@ def check(
     eval_policy: EvalPolicy | None = None,
     split: Sequence[str] | None = None,
     timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> Verdict:
     """Check one response against one gold answer.
 
@@ -126,6 +139,9 @@ def check(
     number checker and anything else to the LaTeX checker. The gold may itself be wrapped
     (``$..$``, ``\\boxed{}``). ``config`` (the seed's ``eval_config.json`` format) supplies the
     anchor phrases; ``split`` overrides them. ``timeout`` bounds the SymPy fallback (seconds).
+    ``finite_decimals`` (fixed mode): ``"exact"`` (default) makes a value with a finite decimal
+    form exact, so ``2.23`` is wrong for ``2.232`` (a decimal of six or more significant digits may
+    still round it); ``"written_precision"`` compares at the coarser written precision.
 
     >>> check("So the total is 18.\\nThe answer is: 18.", "18").correct
     True
@@ -141,23 +157,31 @@ def check(
         extract_policy=extract_policy,
         eval_policy=eval_policy,
         split=_split_for(split, config),
+        finite_decimals=finite_decimals,
     )
     return _finish(v, timeout)
 
 
 def verify(
-    gold: str, pred: str, *, strict: bool = False, rounding: bool = True, timeout: float | None = None
+    gold: str,
+    pred: str,
+    *,
+    strict: bool = False,
+    rounding: bool = True,
+    timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> bool:
     """Are two already-extracted answers equivalent? Gold first, as in math-verify.
 
     ``strict=True`` allows only trivial simplifications; ``rounding=False`` turns off the
-    rounding-aware tolerance for decimals.
+    rounding-aware tolerance for decimals; ``finite_decimals`` as in :func:`check`.
 
     >>> verify("\\\\frac{1}{2}", "0.5")
     True
     """
     timeout = _timeout_arg(timeout)
-    return _finish(_core.equivalent(gold, pred, strict=strict, rounding=rounding), timeout).correct
+    v = _core.equivalent(gold, pred, strict=strict, rounding=rounding, finite_decimals=finite_decimals)
+    return _finish(v, timeout).correct
 
 
 #: Marks an argument that was not passed (``None`` is a legal response: a missing one).
@@ -350,6 +374,56 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
     return [x[i : i + chunk] for i in range(0, len(x), chunk)] or [[]]
 
 
+def warm_sympy(workers: int = 1) -> None:
+    """Start ``workers`` SymPy fallback workers now, in the background (never blocks; at most one per
+    CPU). The first item that needs SymPy otherwise waits for a worker to start (about 1-3.5 s, see
+    README "Cold start"); call this early, e.g. before a loop of :func:`check` calls on MATH-style golds.
+    ``check_batch`` does it by itself when its golds look symbolic."""
+    get_pool().warm(workers)
+
+
+#: A gold the number checker decides alone: a plain number (``18``, ``-2,125.5``, ``3/4``, ``$5``, ``20%``).
+_PLAIN_NUMBER = re.compile(r"[-+]?\$?[\d.,\s]*(?:/[\d.,\s]+)?%?")
+#: Plain words (``yes``, ``June``) are compared as text, never by SymPy.
+_PLAIN_WORDS = re.compile(r"[^\W\d_]+(?:\s+[^\W\d_]+)*")
+#: Golds looked at to decide whether a batch pre-warms the SymPy pool.
+_PREWARM_SAMPLE = 64
+
+
+def _looks_symbolic(gold: object) -> bool:
+    """Might checking against ``gold`` need the SymPy fallback? Not for a plain number or plain words
+    (a GSM8K-style ``solution\\n#### 18`` is judged by its answer line); LaTeX and expressions may."""
+    if not isinstance(gold, str):
+        return False
+    g = gold.rsplit("####", 1)[-1].strip() if "####" in gold else gold.strip()
+    return not (_PLAIN_NUMBER.fullmatch(g) or _PLAIN_WORDS.fullmatch(g))
+
+
+def _sample(golds: Any, n: int) -> list[object]:
+    """Up to ``_PREWARM_SAMPLE`` golds spread over the batch (Python values; arrow scalars converted)."""
+    if n == 0:
+        return []
+    step = max(1, n // _PREWARM_SAMPLE)
+    out: list[object] = []
+    for i in range(0, n, step)[:_PREWARM_SAMPLE]:
+        g = golds[i]
+        out.append(g.as_py() if hasattr(g, "as_py") else g)
+    return out
+
+
+def _prewarm_sympy(golds: Any, n: int) -> None:
+    """Start a SymPy worker in the background when the batch's golds look symbolic, so the first item
+    that needs the fallback does not wait for the whole worker start (about 1-3.5 s). Never blocks."""
+    if not prewarm_enabled():
+        return
+    try:
+        sample = _sample(golds, n)
+    except (TypeError, IndexError, KeyError):  # an iterable without indexing: decided without a sample
+        return
+    if any(_looks_symbolic(g) for g in sample):
+        get_pool().warm(1)
+
+
 def check_batch(
     responses: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
     golds: Sequence[str | None] | np.ndarray | pa.Array | pa.ChunkedArray,
@@ -363,13 +437,17 @@ def check_batch(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> BatchResult:
     """Check many responses at once, in parallel, with the GIL released.
 
     Accepts lists, numpy object/str arrays and pyarrow string arrays (``None``/null = missing).
     ``kinds`` gives a checker per item; ``threads`` limits the Rust thread pool; ``progress``
     shows a progress bar (tqdm) on long batches; items only SymPy can decide go to the
-    supervised worker pool with a per-item ``timeout``.
+    supervised worker pool with a per-item ``timeout``. When sampled golds look symbolic (not plain
+    numbers or words), one SymPy worker is started in the background before the Rust work, so the
+    first item that needs it waits less (``MATHEVAL_SYMPY_PREWARM=0`` turns that off).
+    ``finite_decimals`` as in :func:`check`.
 
     >>> r = check_batch(["The answer is: 4.", "The answer is: 5."], ["4", "4"])
     >>> r.correct.tolist(), r.reason.tolist()
@@ -391,6 +469,8 @@ def check_batch(
             f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}"
         )
     sp = _split_for(split, config)
+    if isinstance(golds, (list, tuple, np.ndarray)) or _is_arrow(golds):
+        _prewarm_sympy(golds, sum(glen))
     bar = progress_bar(sum(rlen), enabled=progress, desc="checking", unit="resp")
     parts = []
     start = 0
@@ -407,6 +487,7 @@ def check_batch(
                 eval_policy=eval_policy,
                 split=sp,
                 threads=threads,
+                finite_decimals=finite_decimals,
             )
             parts.append((start, out))
             start += n

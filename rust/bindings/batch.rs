@@ -102,7 +102,7 @@ type BatchOut<'py> = (
 /// lists ``(index, SympyPending)`` for the items only SymPy can decide (their array entries are
 /// provisional). Raises ``ShapeError`` for mismatched lengths and ``TypeError`` for non-str items.
 #[pyfunction]
-#[pyo3(signature = (responses, golds, kinds=None, *, compat, extract_policy, eval_policy=None, split=None, threads=None))]
+#[pyo3(signature = (responses, golds, kinds=None, *, compat, extract_policy, eval_policy=None, split=None, threads=None, finite_decimals=None))]
 #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 fn check_batch<'py>(
     py: Python<'py>,
@@ -114,6 +114,7 @@ fn check_batch<'py>(
     eval_policy: Option<&Bound<'py, PyAny>>,
     split: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
+    finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchOut<'py>> {
     let r = column(responses, "responses")?;
     let g = column(golds, "golds")?;
@@ -136,6 +137,7 @@ fn check_batch<'py>(
         extract_policy,
         eval_policy,
         split,
+        finite_decimals,
     )?;
     batch::check_shapes(r.len(), g.len(), ks.as_ref().map(Vec::len)).map_err(to_pyerr)?;
     // Taken while attached: with the GIL held, no other thread can be inside the pool registry's

@@ -9,7 +9,7 @@ use super::verdict::to_python;
 use crate::check::{self, CheckOptions, Input};
 use crate::config::Config;
 use crate::equiv::EquivOptions;
-use crate::verdict::{Compat, EvalPolicy, ExtractPolicy, Kind};
+use crate::verdict::{Compat, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind};
 
 /// The options of one check from the Python keyword arguments.
 pub(crate) fn options(
@@ -18,12 +18,15 @@ pub(crate) fn options(
     extract_policy: &Bound<'_, PyAny>,
     eval_policy: Option<&Bound<'_, PyAny>>,
     split: Option<&Bound<'_, PyAny>>,
+    finite_decimals: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CheckOptions> {
     let mut o = CheckOptions {
         compat: mode::<Compat>(compat, "compat")?,
         kind: mode::<Kind>(kind, "kind")?,
         extract_policy: mode::<ExtractPolicy>(extract_policy, "extract_policy")?,
         eval_policy: opt_mode::<EvalPolicy>(eval_policy, "eval_policy")?,
+        finite_decimals: opt_mode::<FiniteDecimals>(finite_decimals, "finite_decimals")?
+            .unwrap_or_default(),
         ..CheckOptions::default()
     };
     if let Some(s) = split_arg(split)? {
@@ -34,9 +37,10 @@ pub(crate) fn options(
 
 /// Check one response against one gold answer with the Rust core. Returns a :class:`Verdict`,
 /// or a :class:`SympyPending` when only the SymPy fallback can decide (the Python API settles
-/// it). ``split=None`` uses the seed config's anchor phrases.
+/// it). ``split=None`` uses the seed config's anchor phrases; ``finite_decimals=None`` is
+/// ``"exact"``.
 #[pyfunction]
-#[pyo3(signature = (response, gold, *, kind, compat, extract_policy, eval_policy=None, split=None))]
+#[pyo3(signature = (response, gold, *, kind, compat, extract_policy, eval_policy=None, split=None, finite_decimals=None))]
 #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 fn check_one<'py>(
     py: Python<'py>,
@@ -47,10 +51,18 @@ fn check_one<'py>(
     extract_policy: &Bound<'py, PyAny>,
     eval_policy: Option<&Bound<'py, PyAny>>,
     split: Option<&Bound<'py, PyAny>>,
+    finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = text_input(response, "response", None)?;
     let g = text_input(gold, "gold", None)?;
-    let o = options(compat, kind, extract_policy, eval_policy, split)?;
+    let o = options(
+        compat,
+        kind,
+        extract_policy,
+        eval_policy,
+        split,
+        finite_decimals,
+    )?;
     to_python(py, py.detach(|| check::check(&r, &g, &o)))
 }
 
@@ -110,15 +122,18 @@ fn extract_answer(
 
 /// Are two already-extracted answers equivalent? Gold first, as in math-verify. Returns a
 /// :class:`Verdict` (``extracted`` is ``pred``) or a :class:`SympyPending`. ``strict=True``
-/// allows only trivial rewriting; ``rounding=False`` turns off the rounding-aware tolerance.
+/// allows only trivial rewriting; ``rounding=False`` turns off the rounding-aware tolerance;
+/// ``finite_decimals`` (default ``"exact"``) says whether a value with a finite decimal form is
+/// exact against a coarser decimal.
 #[pyfunction]
-#[pyo3(signature = (gold, pred, *, strict=false, rounding=true))]
+#[pyo3(signature = (gold, pred, *, strict=false, rounding=true, finite_decimals=None))]
 fn equivalent<'py>(
     py: Python<'py>,
     gold: &Bound<'py, PyAny>,
     pred: &Bound<'py, PyAny>,
     strict: bool,
     rounding: bool,
+    finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = text_input(gold, "gold", None)?;
     let p = text_input(pred, "pred", None)?;
@@ -128,6 +143,8 @@ fn equivalent<'py>(
     let eo = EquivOptions {
         strict,
         rounding_tolerance: rounding,
+        finite_decimals: opt_mode::<FiniteDecimals>(finite_decimals, "finite_decimals")?
+            .unwrap_or_default(),
         ..EquivOptions::default()
     };
     let v = py.detach(|| check::verdict_from_equiv(&g, &p, &eo, Some(p.clone())));

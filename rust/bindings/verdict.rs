@@ -7,7 +7,8 @@ use pyo3::types::{PyString, PyTuple};
 
 use super::convert::{mode, vocabulary};
 use crate::verdict::{
-    Compat, DecidedBy, EvalPolicy, ExtractPolicy, Kind, Reason, SympyOutcome, Verdict,
+    Compat, DecidedBy, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind, Reason, SympyOutcome,
+    Verdict,
 };
 
 /// The outcome of checking one response: ``correct``; ``reason``, why (``"correct"``,
@@ -193,6 +194,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vocabulary(m, "kind", Kind::NAMES)?;
     vocabulary(m, "extract_policy", ExtractPolicy::NAMES)?;
     vocabulary(m, "eval_policy", EvalPolicy::NAMES)?;
+    vocabulary(m, "finite_decimals", FiniteDecimals::NAMES)?;
     vocabulary(m, "sympy_outcome", SympyOutcome::NAMES)?;
     Ok(())
 }

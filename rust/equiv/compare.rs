@@ -12,7 +12,7 @@ use super::{EquivOptions, EquivOutcome, Equivalence};
 use crate::latex::ast::canonical;
 use crate::latex::{self, BigOp, Constant, Expr, Func, ParseOptions};
 use crate::scan::boxes::answer_text;
-use crate::verdict::DecidedBy;
+use crate::verdict::{DecidedBy, FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 use num_rational::BigRational;
 
 /// Random points tried for identity testing, and how many must be valid.
@@ -55,8 +55,10 @@ pub(super) struct Ctx<'a> {
 
 /// Is `pred` the same answer as `gold`? (See [`super::equivalent`].)
 pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    let g_text = answer_text(crate::scan::debris::strip_debris(gold));
-    let p_text = answer_text(crate::scan::debris::strip_debris(pred));
+    use crate::scan::debris::{strip_debris, unescape_doubled};
+    let (gold, pred) = (unescape_doubled(gold), unescape_doubled(pred));
+    let g_text = answer_text(strip_debris(&gold));
+    let p_text = answer_text(strip_debris(&pred));
     let (gl, pl) = (literal_form(&g_text), literal_form(&p_text));
     if !gl.is_empty() && gl == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);
@@ -409,14 +411,27 @@ impl Ctx<'_> {
         b: &BigRational,
         db: Option<u32>,
     ) -> bool {
+        if a == b {
+            return true;
+        }
         if !self.opts.rounding_tolerance {
-            return a == b;
+            return false;
         }
-        match (da, db) {
-            (None, None) => a == b,
-            (Some(d), None) | (None, Some(d)) => exact::within_half_ulp(a, b, d),
-            (Some(x), Some(y)) => exact::within_half_ulp(a, b, x.min(y)),
+        // The coarser decimal (fewer written places) and the finer value it may round.
+        let (coarse, d, fine) = match (da, db) {
+            (None, None) => return false,
+            (Some(d), None) => (a, d, b),
+            (None, Some(d)) => (b, d, a),
+            (Some(x), Some(y)) if x <= y => (a, x, b),
+            (Some(_), Some(y)) => (b, y, a),
+        };
+        if self.opts.finite_decimals == FiniteDecimals::Exact
+            && exact::has_finite_decimal_form(fine)
+            && exact::significant_digits(coarse, d) < MACHINE_ROUNDED_DIGITS
+        {
+            return false;
         }
+        exact::within_half_ulp(a, b, d)
     }
 
     pub(super) fn decide_close(&self, a: C, b: C) -> Equivalence {

@@ -321,6 +321,28 @@ pub fn within_half_ulp(a: &BigRational, b: &BigRational, d: u32) -> bool {
     diff <= tol
 }
 
+/// Does `v` have a finite decimal expansion (its reduced denominator has no prime factor other
+/// than 2 and 5)? `\frac{279}{125}` = 2.232 does, `\frac13` does not.
+pub fn has_finite_decimal_form(v: &BigRational) -> bool {
+    let mut den = v.denom().abs();
+    for p in [2u32, 5] {
+        let p = BigInt::from(p);
+        while (&den % &p).is_zero() {
+            den /= &p;
+        }
+    }
+    den.is_one()
+}
+
+/// Significant digits of a decimal `v` written to `d` places: the digits of `|v| * 10^d` without
+/// leading zeros (`2.230` -> 4, `0.067` -> 2).
+pub fn significant_digits(v: &BigRational, d: u32) -> u32 {
+    let scaled = (v * BigRational::from_integer(BigInt::from(10u32).pow(d))).abs();
+    let digits = scaled.to_integer().to_string();
+    let n = digits.trim_start_matches('0').len();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// Sign of a big integer as -1/0/1 (helper for callers holding `BigInt`).
 pub fn sign(v: &BigInt) -> i32 {
     match v.sign() {

@@ -9,7 +9,7 @@
 //! - [`exact`]: exact rationals under a budget; [`numeric`]: complex evaluation at points.
 
 use crate::names::str_enum;
-use crate::verdict::DecidedBy;
+use crate::verdict::{DecidedBy, FiniteDecimals};
 
 /// Limits that keep every comparison bounded. Over budget means "undecided", never a hang.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +18,9 @@ pub struct EquivOptions {
     pub strict: bool,
     /// Compare a decimal prediction with an exact gold by rounding to the written precision.
     pub rounding_tolerance: bool,
+    /// Whether a value with a finite decimal form is exact against a coarser decimal (see
+    /// [`FiniteDecimals`]); only read when `rounding_tolerance` is on.
+    pub finite_decimals: FiniteDecimals,
     /// Largest parsed expression (nodes) per side.
     pub max_nodes: usize,
     /// Largest exact power, in bits of the result (`5^{3125}` is over the default).
@@ -31,6 +34,7 @@ impl Default for EquivOptions {
         EquivOptions {
             strict: false,
             rounding_tolerance: true,
+            finite_decimals: FiniteDecimals::Exact,
             max_nodes: 2_000,
             max_exponent_bits: 4_096,
             max_digits: 10_000,

@@ -26,6 +26,53 @@ mod engine {
         assert_eq!(eq("1.22", "1,22"), Equivalence::Equal);
     }
 
+    /// Issue 13's precision policy in the engine: a value with a finite decimal form is exact
+    /// against a coarser decimal (six significant digits excepted); values without one are
+    /// rounded; `FiniteDecimals::WrittenPrecision` restores rounding for all. Both orders.
+    #[test]
+    fn finite_decimals_are_exact_by_default() {
+        use crate::verdict::FiniteDecimals;
+        let with = |g: &str, p: &str, f: FiniteDecimals| {
+            let o = EquivOptions {
+                finite_decimals: f,
+                ..EquivOptions::default()
+            };
+            let ab = equivalent(g, p, &o).result;
+            assert_eq!(ab, equivalent(p, g, &o).result, "{g} vs {p}: not symmetric");
+            ab
+        };
+        let (n, e) = (Equivalence::NotEqual, Equivalence::Equal);
+        for (g, p, exact, written) in [
+            ("2.232", "2.23", n, e),
+            ("0.066793", "0.067", n, e),
+            ("1.25", "1.3", n, e),
+            ("\\frac38", "0.38", n, e),
+            ("\\frac{3}{8}", "3.8 \\times 10^{-1}", n, e),
+            ("(2.232, 1)", "(2.23, 1)", n, e),
+            ("17.001", "17", n, n),
+            ("1000", "1000.4", n, n),
+            ("2.23", "2.230", e, e),
+            ("0.066666793", "0.0666668", e, e),
+            ("\\frac23", "0.6666667", e, e),
+            ("\\frac13", "0.33", e, e),
+            ("\\frac{1}{270}", "3.703703703704 \\times 10^{-3}", e, e),
+            ("\\pi", "3.14", e, e),
+            ("\\sqrt2", "1.414", e, e),
+            ("\\frac13", "0.3", n, n),
+        ] {
+            assert_eq!(
+                with(g, p, FiniteDecimals::Exact),
+                exact,
+                "{g} vs {p} (exact)"
+            );
+            assert_eq!(
+                with(g, p, FiniteDecimals::WrittenPrecision),
+                written,
+                "{g} vs {p} (written)"
+            );
+        }
+    }
+
     #[test]
     fn expressions() {
         assert_eq!(
@@ -204,6 +251,9 @@ mod policy_examples {
             ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", N),
             ("\\sqrt{17}", "4.123105625617661", E),
             ("16386.16", "16386.164", E),
+            ("2.232", "2.23", N),
+            ("\\frac{279}{125}", "2.232", E),
+            ("0.066666793", "0.0666668", E),
             ("\\frac13", "0.33", E),
             ("\\frac13", "0.3", N),
             ("0.25", "0.3", N),

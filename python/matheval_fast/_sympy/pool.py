@@ -8,6 +8,11 @@ process may run on, started only when items wait, and one FIFO queue shared by e
 eight threads on two cores still run two workers. An item's deadline starts when a worker takes it, not
 when it is queued, so load makes items wait but never turns a decidable item into ``timeout``.
 
+**Cold start.** A worker takes about 1–3.5 s to start (it imports SymPy and loads the LaTeX parser before
+it says ready, so item deadlines never include that). :meth:`SympyPool.warm` starts workers in the
+background without blocking; ``check_batch`` calls it when its golds look symbolic, so the start overlaps
+the Rust work and the first SymPy item finds a worker ready or starting.
+
 **Fork-aware.** A forked child never talks to its parent's workers (their pipes are shared, and answers
 would cross between processes): at fork, the child forgets every pool it inherited (closing only its own
 copies of the pipes, never signalling the parent's workers) and starts its own workers on first use; a
@@ -42,12 +47,14 @@ from typing import Any, Literal
 from matheval_fast._sympy.latex import LatexParserWarning
 
 __all__ = [
+    "PREWARM_ENV",
     "STARTUP_TIMEOUT",
     "SympyPool",
     "SympyResult",
     "check_timeout",
     "get_pool",
     "machine_workers",
+    "prewarm_enabled",
     "shutdown_pool",
 ]
 
@@ -244,6 +251,8 @@ class SympyPool:
         os.set_blocking(self._wake_w, False)
         self._selector.register(self._wake_r, selectors.EVENT_READ)
         self._thread: threading.Thread | None = None
+        # Workers to keep started without items (:meth:`warm`); reset when a worker fails to start.
+        self._warm_target = 0
 
     def _forget_inherited(self) -> None:
         """In a forked child: let go of the parent's workers, pipes and thread without touching them.
@@ -295,11 +304,7 @@ class SympyPool:
             if self._closed:
                 raise RuntimeError("the SymPy pool is shut down")
             self._queue.extend(items)
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._dispatch, name="matheval-sympy-pool", daemon=True
-                )
-                self._thread.start()
+            self._ensure_dispatcher_locked()
         self._wake()
         try:
             call.done.wait()
@@ -314,6 +319,31 @@ class SympyPool:
                 _warn_latex_parser_once(r.message)
                 break
         return results
+
+    def warm(self, workers: int = 1) -> None:
+        """Start up to ``workers`` worker processes in the background (at most the pool's size); never
+        blocks. Workers already running count; a worker that fails to start stops the warm-up (the next
+        :meth:`run` reports the failure on its items as usual)."""
+        self._owned()
+        with self._lock:
+            if self._closed:
+                return
+            self._warm_target = max(self._warm_target, min(max(0, workers), self.workers))
+            if len(self._workers) >= self._warm_target:
+                return
+            self._ensure_dispatcher_locked()
+        self._wake()
+
+    def ready_workers(self) -> int:
+        """Worker processes that have started and are ready (idle or busy)."""
+        self._owned()
+        with self._lock:
+            return sum(1 for w in self._workers if w.ready)
+
+    def _ensure_dispatcher_locked(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._dispatch, name="matheval-sympy-pool", daemon=True)
+            self._thread.start()
 
     def close(self) -> None:
         """Stop the workers; items still queued or running end as ``error``. Idempotent."""
@@ -400,6 +430,7 @@ class SympyPool:
     def _grow_locked(self) -> None:
         starting = sum(1 for w in self._workers if not w.ready)
         wanted = min(len(self._queue) - starting, self.workers - len(self._workers))
+        wanted = max(wanted, self._warm_target - len(self._workers))
         for _ in range(max(0, wanted)):
             env = dict(os.environ)
             # The worker must import this very package, wherever it was imported from.
@@ -463,6 +494,7 @@ class SympyPool:
 
     def _fail_oldest_locked(self, message: str) -> None:
         """A worker could not start: the oldest waiting item ends as ``error`` (so failures cannot loop)."""
+        self._warm_target = 0
         if self._queue:
             item = self._queue.popleft()
             item.call.finish(item.index, SympyResult(False, "error", message, "worker_start"))
@@ -510,6 +542,15 @@ def get_pool() -> SympyPool:
         if _POOL is None:
             _POOL = SympyPool()
         return _POOL
+
+
+#: Environment variable that turns the automatic pre-warm of ``check_batch`` off (``0``, ``false``, ``no``).
+PREWARM_ENV = "MATHEVAL_SYMPY_PREWARM"
+
+
+def prewarm_enabled() -> bool:
+    """Whether ``check_batch`` may start a SymPy worker ahead of need (see :data:`PREWARM_ENV`)."""
+    return os.environ.get(PREWARM_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
 def shutdown_pool() -> None:
