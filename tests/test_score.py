@@ -384,3 +384,12 @@ def test_progress_counts_bytes_of_a_jsonl_file_and_rows_of_parquet(tmp_path, mon
         pf, tmp_path / "o2.jsonl", response_field="resp", gold_field="gold", progress=True, batch_rows=2
     )
     assert bars[-1].total == bars[-1].n == 3 and bars[-1].kw["unit"] == "record"
+
+
+def test_the_precision_policy_is_a_command_line_option(tmp_path):
+    f = _jsonl(tmp_path / "r.jsonl", [{"completion": "The answer is 2.23", "answer": "2.232"}])
+    for policy, want in (("exact", False), ("written_precision", True)):
+        out = tmp_path / f"{policy}.jsonl"
+        assert main(["score", str(f), "--out", str(out), "--quiet", "--finite-decimals", policy]) == 0
+        assert _rows(out)[0]["correct"] is want
+        assert json.loads((tmp_path / f"{policy}.summary.json").read_text())["finite_decimals"] == policy

@@ -30,7 +30,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matheval_fast._vocabulary import Compat
+from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import ResponseFields, needed_columns, normalise_arrow
 from matheval_fast.score import ScoreTally, score_response_batch
 
@@ -45,6 +45,7 @@ def score_kernel(
     compat: Compat = "fixed",
     timeout: float | None = None,
     threads: int = 1,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> pa.Table:
     """One batch of any Arrow layout -> the per-item rows of :func:`matheval_fast.score.score_file`."""
     out, _ = score_response_batch(
@@ -53,6 +54,7 @@ def score_kernel(
         compat=compat,
         threads=threads,
         timeout=timeout,
+        finite_decimals=finite_decimals,
     )
     return pa.Table.from_batches([out])
 
@@ -69,6 +71,7 @@ def score_with_ray(
     batch_rows: int = 65_536,
     address: str | None = None,
     num_cpus: int | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> dict[str, Any]:
     """Score with Ray Data into ``out_dir`` (Parquet per block), the summary in
     ``<out_dir>.summary.json`` beside it; returns the summary.
@@ -128,7 +131,13 @@ def score_with_ray(
         batch_format="pyarrow",
         batch_size=batch_rows,
         num_cpus=1,
-        fn_kwargs={"fields": fields, "config": config, "compat": compat, "timeout": timeout},
+        fn_kwargs={
+            "fields": fields,
+            "config": config,
+            "compat": compat,
+            "timeout": timeout,
+            "finite_decimals": finite_decimals,
+        },
     )
     # Written to a temporary directory beside the target and renamed when complete: an
     # interrupted run leaves no directory that looks finished. The dataset streams straight into

@@ -37,7 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matheval_fast._vocabulary import Compat
+from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
     ResponseBatch,
     ResponseFields,
@@ -124,6 +124,7 @@ def score_response_batch(
     compat: Compat = "fixed",
     threads: int | None = None,
     timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> tuple[pa.RecordBatch, int]:
     """Score a normalised batch (:data:`~matheval_fast.io.responses.NORMALISED` columns, then id
     columns): one output row per response, with the id columns, ``extracted``, ``correct``,
@@ -174,6 +175,7 @@ def score_response_batch(
             compat=compat,
             threads=threads,
             timeout=timeout,
+            finite_decimals=finite_decimals,
             **kw,
         )
         parts.append(res.to_arrow())
@@ -374,6 +376,7 @@ def _run(
     rejects: Any,
     bar: Any,
     by_bytes: bool = False,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> ScoreTally:
     tally = ScoreTally()
     for rb in batches:
@@ -388,7 +391,12 @@ def _run(
                 rejects(n, why)
         tally.records += rb.batch.num_rows
         out, fallback = score_response_batch(
-            rb.batch, config=config, compat=compat, threads=threads, timeout=timeout
+            rb.batch,
+            config=config,
+            compat=compat,
+            threads=threads,
+            timeout=timeout,
+            finite_decimals=finite_decimals,
         )
         tally.fallback_auto += fallback
         tally.add(out)
@@ -422,6 +430,7 @@ def score_records(
     timeout: float | None = None,
     on_error: OnError = "skip",
     progress: bool = False,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> ScoreReport:
     """Score records (dicts) in memory, exactly as the command line scores a file of them.
 
@@ -453,6 +462,7 @@ def score_records(
             sink=lambda b: rows.extend(b.to_pylist()),
             rejects=lambda n, why: rejected.append((n, why)),
             bar=bar,
+            finite_decimals=finite_decimals,
         )
     return ScoreReport(rows, tally, rejected)
 
@@ -591,6 +601,7 @@ def score_file(
     on_error: OnError = "skip",
     batch_rows: int = 65_536,
     progress: bool = False,
+    finite_decimals: FiniteDecimals = "exact",
 ) -> dict[str, Any]:
     """Score a response file into ``out`` (JSON Lines or Parquet, by its suffix or ``out_format``)
     with ``<out stem>.summary.json`` and ``<out stem>.rejected.jsonl`` beside it; returns the
@@ -680,6 +691,7 @@ def score_file(
                 rejects=reject,
                 bar=bar,
                 by_bytes=by_bytes,
+                finite_decimals=finite_decimals,
             )
             sink.close()
             writer.finish(schema[0] if schema else _empty_schema(fields))
@@ -690,6 +702,7 @@ def score_file(
         summary = {
             "file": where,
             "compat": compat,
+            "finite_decimals": finite_decimals,
             "seconds": round(seconds, 3),
             "records_per_second": round(tally.records / seconds) if seconds > 0 else None,
             **tally.summary(),

@@ -75,6 +75,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="skip",
         help="a record that cannot be scored: skip it (counted, in <stem>.rejected.jsonl; default) or stop",
     )
+    p.add_argument(
+        "--finite-decimals",
+        choices=["exact", "written_precision"],
+        default="exact",
+        help="a gold with a finite decimal form is exact (default), or decimals match at the coarser "
+        "written precision (see docs/policies.md)",
+    )
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
     p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
     p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
@@ -141,6 +148,7 @@ def _score(args: argparse.Namespace, out: Path) -> dict:
             timeout=args.timeout,
             input_format=args.input_format,
             address=args.address,
+            finite_decimals=args.finite_decimals,
         )
     return score_file(
         args.file,
@@ -161,4 +169,5 @@ def _score(args: argparse.Namespace, out: Path) -> dict:
         on_error=args.on_error,
         batch_rows=args.batch_rows,
         progress=sys.stderr.isatty(),
+        finite_decimals=args.finite_decimals,
     )
