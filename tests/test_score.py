@@ -393,3 +393,21 @@ def test_the_precision_policy_is_a_command_line_option(tmp_path):
         assert main(["score", str(f), "--out", str(out), "--quiet", "--finite-decimals", policy]) == 0
         assert _rows(out)[0]["correct"] is want
         assert json.loads((tmp_path / f"{policy}.summary.json").read_text())["finite_decimals"] == policy
+
+
+def _score_demo_rows(_: int = 0) -> list[tuple]:
+    rep = score_records(read_records(DEMO))
+    return [(r["line"], r["prompt"], r["correct"], r["reason"], r["extracted"]) for r in rep.rows]
+
+
+def test_same_rows_from_threads_and_forked_processes():
+    """The files path from several threads at once and in forked workers (after the parent has run a
+    batch, so the pools exist in the parent) gives the rows of a plain call."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    want = _score_demo_rows()
+    with ThreadPoolExecutor(4) as ex:
+        assert all(rows == want for rows in ex.map(_score_demo_rows, range(4)))
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as ex:
+        assert all(rows == want for rows in ex.map(_score_demo_rows, range(2)))
