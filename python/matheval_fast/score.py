@@ -468,6 +468,7 @@ def score_records(
 
 
 _CONTROL = "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]"
+_NEEDS_ESCAPE = '[\\x00-\\x1f"\\\\]'
 
 
 def _json_text(arr: pa.Array) -> pa.Array:
@@ -479,13 +480,17 @@ def _json_text(arr: pa.Array) -> pa.Array:
     elif pa.types.is_integer(t):
         out = arr.cast(pa.large_string())
     else:
-        a = arr.cast(pa.large_string())
-        for old, new in (("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t")):
-            a = pc.replace_substring(a, old, new)
+        raw = arr.cast(pa.large_string())
+        a = raw
         q = pa.scalar('"', pa.large_string())
+        # One pass says whether the column needs escaping at all (numbers, reasons and paths never do).
+        escape = pc.any(pc.match_substring_regex(raw, _NEEDS_ESCAPE)).as_py()
+        if escape:
+            for old, new in (("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t")):
+                a = pc.replace_substring(a, old, new)
         out = pc.binary_join_element_wise(q, a, q, pa.scalar("", pa.large_string()))
-        rare = pc.fill_null(pc.match_substring_regex(arr.cast(pa.large_string()), _CONTROL), False)
-        if pc.any(rare).as_py():  # other control characters: json.dumps writes their \u escapes
+        rare = pc.fill_null(pc.match_substring_regex(raw, _CONTROL), False) if escape else None
+        if rare is not None and pc.any(rare).as_py():  # json.dumps writes other controls as \u escapes
             idx = np.flatnonzero(rare.to_numpy(zero_copy_only=False))
             fixed = [json.dumps(arr[int(i)].as_py(), ensure_ascii=False) for i in idx]
             out = pc.replace_with_mask(out, rare, pa.array(fixed, pa.large_string()))
