@@ -181,7 +181,7 @@ def equivalent(
 class TextColumn:
     @staticmethod
     def from_arrow(
-        offsets: Sequence[int], data: bytes, validity: bytes | None = None, bit_offset: int = 0
+        offsets: npt.NDArray[np.int64], data: bytes, validity: bytes | None = None, bit_offset: int = 0
     ) -> TextColumn: ...
     def __len__(self) -> int: ...
 

@@ -346,8 +346,8 @@ def _arrow_column(ch: Any) -> Any:
     validity, offsets, data = ch.buffers()[:3]
     off = np.frombuffer(offsets, dtype=np.int64)[ch.offset : ch.offset + len(ch) + 1]
     return _core.TextColumn.from_arrow(
-        off.tolist(),
-        bytes(data) if data is not None else b"",
+        np.ascontiguousarray(off, dtype=np.int64),
+        data.to_pybytes() if data is not None else b"",
         bytes(validity) if validity is not None and ch.null_count else None,
         ch.offset,
     )

@@ -1,7 +1,7 @@
 //! Bindings for `crate::batch`: columns of texts copied out of Python, checked in parallel with
 //! the GIL released.
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -29,15 +29,18 @@ impl TextColumn {
     #[staticmethod]
     #[pyo3(signature = (offsets, data, validity=None, bit_offset=0))]
     fn from_arrow(
-        offsets: Vec<i64>,
-        data: Vec<u8>,
-        validity: Option<Vec<u8>>,
+        offsets: PyReadonlyArray1<'_, i64>,
+        data: &[u8],
+        validity: Option<&[u8]>,
         bit_offset: usize,
     ) -> PyResult<Self> {
+        // Offsets are read in place from the numpy array and the text from the bytes object:
+        // each cell is copied once, into its own String.
+        let offsets = offsets.as_slice()?;
         let n = offsets.len().saturating_sub(1);
         let mut items = Vec::with_capacity(n);
         for i in 0..n {
-            if let Some(v) = &validity {
+            if let Some(v) = validity {
                 let bit = bit_offset + i;
                 let byte = v
                     .get(bit / 8)
@@ -67,10 +70,31 @@ impl TextColumn {
     }
 }
 
-fn column(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Input>> {
-    if let Ok(c) = obj.cast::<TextColumn>() {
-        return Ok(c.get().items.clone());
+/// A column's items: borrowed from a `TextColumn` (it is frozen: nothing can change them while
+/// the batch runs), or copied out of a Python sequence.
+enum Column<'a> {
+    Borrowed(&'a [Input]),
+    Owned(Vec<Input>),
+}
+
+impl std::ops::Deref for Column<'_> {
+    type Target = [Input];
+    fn deref(&self) -> &[Input] {
+        match self {
+            Column::Borrowed(s) => s,
+            Column::Owned(v) => v,
+        }
     }
+}
+
+fn column<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Column<'a>> {
+    if let Ok(c) = obj.cast::<TextColumn>() {
+        return Ok(Column::Borrowed(&c.get().items));
+    }
+    Ok(Column::Owned(sequence(obj, what)?))
+}
+
+fn sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Input>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not a single str"
