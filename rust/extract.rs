@@ -539,8 +539,50 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     if let Some(b) = whole_box(ans) {
         return answer(b.to_string());
     }
+    if let Some(n) = number_before_connective(ans) {
+        return answer(n.to_string());
+    }
     ans = ans.trim_end_matches(',');
     answer(ans.to_string())
+}
+
+/// Words that, after a number, start a clause about it rather than more of the answer: "12, not
+/// 15", "30 in 2 days", "8 after 3 steps", "5 because 2 + 3 = 5".
+const CONNECTIVES: &[&str] = &[
+    "not", "in", "after", "since", "because", "as", "for", "so", "which", "when", "with", "but",
+    "than", "from", "by", "over", "per", "before", "while", "rather",
+];
+
+/// The number that starts an anchored sentence when a connective follows it ("12, not 15" -> "12"):
+/// the sentence is about the number, and its other numbers are not the answer. A list ("3 and 5"),
+/// an expression ("2 + 3 = 5") or a unit word ("30 apples in 2 days") is left whole.
+fn number_before_connective(ans: &str) -> Option<&str> {
+    let b = ans.as_bytes();
+    let mut i = usize::from(b.first().is_some_and(|&c| c == b'-' || c == b'$'));
+    let start_digits = i;
+    while i < b.len()
+        && (b[i].is_ascii_digit()
+            || (b[i] == b',' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+            || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+    {
+        i += 1;
+    }
+    if i == start_digits || !b[start_digits].is_ascii_digit() {
+        return None;
+    }
+    let number = &ans[..i];
+    let rest = ans[i..].trim_start_matches(',').trim_start();
+    if rest.len() == ans.len() - i {
+        return None; // nothing separates the number from what follows ("12abc")
+    }
+    let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = &rest[..word_len];
+    let whole_word = rest
+        .as_bytes()
+        .get(word_len)
+        .is_none_or(|c| !c.is_ascii_alphanumeric());
+    (word_len > 0 && whole_word && CONNECTIVES.iter().any(|w| w.eq_ignore_ascii_case(word)))
+        .then_some(number)
 }
 
 /// The content of a display, math span or box that starts `after` (the text after an anchored
@@ -871,6 +913,30 @@ mod tests {
     }
 
     #[test]
+    fn a_number_followed_by_a_connective_is_the_answer() {
+        for (text, want) in [
+            ("The answer is 12, not 15.", "12"),
+            ("So the answer is 30 in 2 days.", "30"),
+            ("The answer is 8 after 3 steps.", "8"),
+            ("The answer is $1,250 because the rest was spent.", "$1,250"),
+            ("The answer is -3.5 since x < 0.", "-3.5"),
+            ("Answer: 7 as computed above", "7"),
+        ] {
+            assert_eq!(ex(text).as_deref(), Some(want), "{text}");
+        }
+        // Lists, expressions and unit words keep the whole sentence.
+        for (text, want) in [
+            ("The answer is 3 and 5.", "3 and 5"),
+            ("The answer is 2 + 3 = 5.", "2 + 3 = 5"),
+            ("The answer is 30 apples in 2 days.", "30 apples in 2 days"),
+            ("The answer is 12abc not 15.", "12abc not 15"),
+            ("The answer is 18.", "18"),
+        ] {
+            assert_eq!(ex(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    #[test]
     fn fallbacks() {
         assert_eq!(
             ex("we get \\boxed{5} and \\fbox{6}").as_deref(),
@@ -938,8 +1004,9 @@ mod tests {
             ("The answer is 18 apples per day.", "18 apples per day"),
             ("The answer is June\n\\[ x = 5 \\]", "June"),
             ("First \\boxed{6}. The answer is 18 apples.", "18 apples"),
-            ("We try \\boxed{6}, no. The answer is 12, not 6.", "12, not 6"),
-            ("The answer is 5, which is $\\frac{10}{2}$.", "5, which is $\\frac{10}{2}$"),
+            // A number then a connective: the number ("12, not 6" is about 12).
+            ("We try \\boxed{6}, no. The answer is 12, not 6.", "12"),
+            ("The answer is 5, which is $\\frac{10}{2}$.", "5"),
             ("The answer is one more than $n$ in general", "one more than $n$ in general"),
             // Prose without a box anywhere stays the anchored text (nothing better to take).
             ("The answer is written out in words.", "written out in words"),

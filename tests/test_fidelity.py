@@ -376,6 +376,29 @@ def test_choice_letters_in_prose(response, gold, expected):
 
 
 # --------------------------------------------------------------------------------------------
+# NEW: an anchored number followed by a clause about it ("12, not 15", "30 in 2 days"): the number is
+# the answer; lists, expressions and unit words keep the whole sentence.
+
+CONNECTIVE = [
+    ("not", BARE, "The answer is 12, not 15.", "12", True, False),
+    ("not-wrong", BARE, "The answer is 12, not 15.", "15", False, False),
+    ("in-days", BARE, "So the answer is 30 in 2 days.", "30", True, False),
+    ("after-steps", BARE, "The answer is 8 after 3 steps.", "8", True, False),
+    ("because", BARE, "The final answer is 40 because each of the 4 boxes holds 10.", "40", True, False),
+    ("currency-since", BARE, "The answer is $1,250 since the rest was spent.", "1250", True, False),
+    ("list-stays-a-list", BARE, "The answer is 3 and 5.", "3", False, False),
+]
+CONNECTIVE_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(
+    ("response", "gold", "expected"), _params("number before a connective", CONNECTIVE, CONNECTIVE_FAILING)
+)
+def test_anchored_number_before_a_connective(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
 # NEW: anchors in other languages ("la réponse est", "la respuesta es", "die Antwort ist", 答案是).
 
 LANGUAGES = [
