@@ -266,6 +266,20 @@ pub fn analyse(
     opts: &Options,
     windows: &mut split::Windows,
 ) -> Analysis {
+    analyse_pieces(text, refs, opts, &mut |p: &str| {
+        split::windows_into(p, opts.window, windows)
+    })
+}
+
+/// [`analyse`], handing each piece that gives windows (in order) to `on_piece` instead: its
+/// windows are `split::windows_into(piece, opts.window, ..)`, so a caller can reuse those of a
+/// piece it has seen before.
+pub fn analyse_pieces(
+    text: &str,
+    refs: &[String],
+    opts: &Options,
+    on_piece: &mut dyn FnMut(&str),
+) -> Analysis {
     let mut a = Analysis::default();
     let normalised;
     let text = if opts.normalise_output {
@@ -288,8 +302,8 @@ pub fn analyse(
         split::split_raw(text, opts.split_newlines)
     };
     if a.substring.is_none() {
-        for p in pieces.iter().filter(|p| split::py_len(p) >= 2) {
-            split::windows_into(p, opts.window, windows);
+        for p in pieces.iter().filter(|p| split::at_least_two_chars(p)) {
+            on_piece(p);
         }
     }
     if opts.math_rule {
@@ -316,42 +330,124 @@ fn fx_hash(s: &str) -> u64 {
     BuildHasherDefault::<FxHasher>::default().hash_one(s)
 }
 
+/// Outputs per chunk of [`prepare`]'s parallel phase: enough chunks for every thread to take a
+/// share, each large enough that its own dedup removes most repeats before the sequential merge.
+fn chunk_len(n: usize) -> usize {
+    (n / (4 * rayon::current_num_threads().max(1))).clamp(64, 16_384)
+}
+
+/// One chunk after the parallel phase: its analyses (window ids local to the chunk) and its
+/// distinct windows in first-seen order, with their hashes.
+struct Chunk {
+    items: Vec<Analysis>,
+    distinct: split::Windows,
+    hashes: Vec<u64>,
+}
+
+/// Analyse a run of outputs and dedup their windows locally. Pieces repeat across outputs (a
+/// restated question, a closing phrase): a piece seen before in the chunk reuses its window ids
+/// (its windows depend on nothing else) instead of being lower-cased, split and hashed again.
+fn prepare_chunk<S: AsRef<str>>(texts: &[S], refs: &[String], opts: &Options) -> Chunk {
+    let mut table: HashTable<u32> = HashTable::new();
+    let mut distinct = split::Windows::default();
+    let mut hashes: Vec<u64> = Vec::new();
+    // Seen pieces: `piece_keys.get(k)` is piece k, its window ids `ids[piece_ids[k].0..].1`.
+    let mut piece_table: HashTable<u32> = HashTable::new();
+    let mut piece_keys = split::Windows::default();
+    let mut piece_hashes: Vec<u64> = Vec::new();
+    let mut piece_ids: Vec<(u32, u32)> = Vec::new();
+    let mut ids: Vec<u32> = Vec::new();
+    let mut w = split::Windows::default();
+    let mut items = Vec::with_capacity(texts.len());
+    for t in texts {
+        let mut mine: Vec<u32> = Vec::new();
+        let mut a = analyse_pieces(t.as_ref(), refs, opts, &mut |p: &str| {
+            let ph = fx_hash(p);
+            if let Some(&k) = piece_table.find(ph, |&k| piece_keys.get(k as usize) == p) {
+                let (a, b) = piece_ids[k as usize];
+                mine.extend_from_slice(&ids[a as usize..b as usize]);
+                return;
+            }
+            w.clear();
+            split::windows_into(p, opts.window, &mut w);
+            let start = ids.len();
+            for s in w.iter() {
+                let h = fx_hash(s);
+                let q = if let Some(&q) = table.find(h, |&q| distinct.get(q as usize) == s) {
+                    q
+                } else {
+                    let q = u32::try_from(distinct.len()).expect("fewer than 2**32 windows");
+                    distinct.push(s);
+                    hashes.push(h);
+                    table.insert_unique(h, q, |&q| hashes[q as usize]);
+                    q
+                };
+                ids.push(q);
+                mine.push(q);
+            }
+            let k = u32::try_from(piece_keys.len()).expect("fewer than 2**32 pieces");
+            piece_keys.push(p);
+            piece_hashes.push(ph);
+            let span = |i: usize| u32::try_from(i).expect("fewer than 2**32 window ids");
+            piece_ids.push((span(start), span(ids.len())));
+            piece_table.insert_unique(ph, k, |&k| piece_hashes[k as usize]);
+        });
+        a.windows = mine;
+        items.push(a);
+    }
+    Chunk {
+        items,
+        distinct,
+        hashes,
+    }
+}
+
 /// The model-free part of a batch, in parallel (call inside the pool you want): analyses, and
-/// the distinct windows of all outputs in first-seen order. Windows are hashed in the parallel
-/// phase; the sequential merge only probes a table.
+/// the distinct windows of all outputs in first-seen order. Chunks of outputs are analysed and
+/// deduplicated in parallel; the sequential merge only sees each chunk's distinct windows (in
+/// chunk order, each chunk's in its first-seen order, which is the global first-seen order), and
+/// the local ids are rewritten in parallel.
 pub fn prepare<S: AsRef<str> + Sync>(texts: &[S], opts: &Options) -> Result<Prepared> {
     opts.validate()?;
     let refs = references(opts);
-    let per_item: Vec<(Analysis, split::Windows, Vec<u64>)> = texts
-        .par_iter()
-        .map(|t| {
-            let mut w = split::Windows::default();
-            let a = analyse(t.as_ref(), &refs, opts, &mut w);
-            let hashes = w.iter().map(fx_hash).collect();
-            (a, w, hashes)
-        })
+    let chunks: Vec<Chunk> = texts
+        .par_chunks(chunk_len(texts.len()))
+        .map(|c| prepare_chunk(c, &refs, opts))
         .collect();
     let mut table: HashTable<u32> = HashTable::new();
     let mut hashes: Vec<u64> = Vec::new();
     let mut queries: Vec<String> = Vec::new();
-    let mut items = Vec::with_capacity(per_item.len());
-    for (mut a, ws, hs) in per_item {
-        a.windows = ws
-            .iter()
-            .zip(hs)
-            .map(|(w, h)| {
-                if let Some(&q) = table.find(h, |&q| queries[q as usize] == w) {
-                    return q;
+    let maps: Vec<Vec<u32>> = chunks
+        .iter()
+        .map(|c| {
+            c.distinct
+                .iter()
+                .zip(&c.hashes)
+                .map(|(w, &h)| {
+                    if let Some(&q) = table.find(h, |&q| queries[q as usize] == w) {
+                        return q;
+                    }
+                    let q = u32::try_from(queries.len()).expect("fewer than 2**32 windows");
+                    queries.push(w.to_string());
+                    hashes.push(h);
+                    table.insert_unique(h, q, |&q| hashes[q as usize]);
+                    q
+                })
+                .collect()
+        })
+        .collect();
+    let items: Vec<Analysis> = chunks
+        .into_par_iter()
+        .zip(maps)
+        .flat_map_iter(|(c, map)| {
+            c.items.into_iter().map(move |mut a| {
+                for q in &mut a.windows {
+                    *q = map[*q as usize];
                 }
-                let q = u32::try_from(queries.len()).expect("fewer than 2**32 windows");
-                queries.push(w.to_string());
-                hashes.push(h);
-                table.insert_unique(h, q, |&q| hashes[q as usize]);
-                q
+                a
             })
-            .collect();
-        items.push(a);
-    }
+        })
+        .collect();
     Ok(Prepared {
         items,
         queries,

@@ -15,7 +15,16 @@ pub fn py_strip(s: &str) -> &str {
 
 /// Python's `str.split()` (no argument): runs of whitespace separate, empty words never appear.
 pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
-    s.split(py_isspace).filter(|w| !w.is_empty())
+    // For ASCII text Python's whitespace is "\t\n\x0b\x0c\r", "\x1c".."\x1f" and " ": a byte test.
+    let ascii = s.is_ascii();
+    s.split(move |c: char| {
+        if ascii {
+            matches!(c as u32, 9..=13 | 28..=32)
+        } else {
+            py_isspace(c)
+        }
+    })
+    .filter(|w| !w.is_empty())
 }
 
 fn is_delimiter(c: char, newline: bool) -> bool {
@@ -28,13 +37,27 @@ fn is_delimiter(c: char, newline: bool) -> bool {
 pub fn split_raw(text: &str, newline: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if is_delimiter(c, newline) {
-            out.push(&text[start..i]);
-            let end = i + c.len_utf8();
-            out.push(&text[i..end]);
-            start = end;
+    // A byte scan: the ASCII delimiters are single bytes, the full-width ones the 3-byte UTF-8
+    // sequences of U+3002 (E3 80 82), U+FF01 (EF BC 81) and U+FF1F (EF BC 9F); a byte of those
+    // values never starts a character inside another one.
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let len = match b[i] {
+            b'.' | b'!' | b'?' => 1,
+            b'\n' if newline => 1,
+            0xE3 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x82) => 3,
+            0xEF if b.get(i + 1) == Some(&0xBC) && matches!(b.get(i + 2), Some(0x81 | 0x9F)) => 3,
+            _ => 0,
+        };
+        if len == 0 {
+            i += 1;
+            continue;
         }
+        out.push(&text[start..i]);
+        out.push(&text[i..i + len]);
+        i += len;
+        start = i;
     }
     out.push(&text[start..]);
     out
@@ -82,6 +105,11 @@ pub fn py_len(s: &str) -> usize {
     s.chars().count()
 }
 
+/// `py_len(s) >= 2` without counting the whole string.
+pub fn at_least_two_chars(s: &str) -> bool {
+    s.chars().nth(1).is_some()
+}
+
 /// Query windows written into one buffer: `buf[spans[i].0..spans[i].1]` is window `i`.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Windows {
@@ -108,6 +136,17 @@ impl Windows {
         self.spans.iter().map(|&(a, b)| &self.buf[a..b])
     }
 
+    /// Append one window.
+    pub fn push(&mut self, s: &str) {
+        self.push_with(|b| b.push_str(s));
+    }
+
+    /// Remove every window (keeps the buffers).
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.spans.clear();
+    }
+
     fn push_with(&mut self, f: impl FnOnce(&mut String)) {
         let start = self.buf.len();
         f(&mut self.buf);
@@ -120,36 +159,53 @@ impl Windows {
 /// `window` whitespace words is one query kept as written (inner runs of spaces kept); a longer
 /// one gives every run of `window` consecutive words (stride 1) joined with single spaces.
 pub fn windows_into(piece: &str, window: usize, out: &mut Windows) {
-    let stripped = py_strip(piece);
-    let lowered;
-    let mut s: &str = if stripped.is_ascii() && !stripped.bytes().any(|b| b.is_ascii_uppercase()) {
-        stripped
-    } else {
-        lowered = stripped.to_lowercase();
-        &lowered
-    };
-    if py_len(s) < 2 {
-        out.push_with(|_| {});
-        return;
+    thread_local! {
+        // Scratch buffers reused across pieces: the lower-cased piece and its word spans.
+        static SCRATCH: std::cell::RefCell<(String, Vec<(usize, usize)>)> =
+            const { std::cell::RefCell::new((String::new(), Vec::new())) };
     }
-    if s.ends_with(['.', ',', '?', '!']) {
-        s = &s[..s.len() - 1];
-    }
-    let words: Vec<&str> = py_split(s).collect();
-    if words.len() <= window {
-        out.push_with(|b| b.push_str(s));
-        return;
-    }
-    for run in words.windows(window.max(1)) {
-        out.push_with(|b| {
-            for (k, w) in run.iter().enumerate() {
-                if k > 0 {
-                    b.push(' ');
+    SCRATCH.with(|scratch| {
+        let (lowered, words) = &mut *scratch.borrow_mut();
+        let stripped = py_strip(piece);
+        let mut s: &str = if !stripped.is_ascii() {
+            *lowered = stripped.to_lowercase();
+            lowered
+        } else if stripped.bytes().any(|b| b.is_ascii_uppercase()) {
+            lowered.clear();
+            lowered.push_str(stripped);
+            lowered.make_ascii_lowercase();
+            lowered
+        } else {
+            stripped
+        };
+        if !at_least_two_chars(s) {
+            out.push_with(|_| {});
+            return;
+        }
+        if s.ends_with(['.', ',', '?', '!']) {
+            s = &s[..s.len() - 1];
+        }
+        words.clear();
+        let base = s.as_ptr() as usize;
+        words.extend(py_split(s).map(|w| {
+            let a = w.as_ptr() as usize - base;
+            (a, a + w.len())
+        }));
+        if words.len() <= window {
+            out.push_with(|b| b.push_str(s));
+            return;
+        }
+        for run in words.windows(window.max(1)) {
+            out.push_with(|b| {
+                for (k, &(a, e)) in run.iter().enumerate() {
+                    if k > 0 {
+                        b.push(' ');
+                    }
+                    b.push_str(&s[a..e]);
                 }
-                b.push_str(w);
-            }
-        });
-    }
+            });
+        }
+    });
 }
 
 /// [`windows_into`] as owned strings.

@@ -226,3 +226,46 @@ fn a_megabyte_output_is_linear() {
     assert!(p.items[0].math.is_some());
     assert!(p.queries.len() < 20);
 }
+
+/// The chunked prepare (local dedup, piece reuse, merge, id rewrite) equals analysing every output
+/// alone and deduplicating its windows in first-seen order, for both presets and many chunks.
+#[test]
+fn chunked_prepare_equals_a_plain_loop() {
+    let mut texts = Vec::new();
+    for i in 0..3000u32 {
+        let q = [
+            "The answer is 5.",
+            "We do not know the value of x.",
+            "Tom has 3.5 apples!",
+        ];
+        texts.push(format!(
+            "Step {}. {}\n{} I hope this helps! {}",
+            i % 7,
+            q[(i % 3) as usize],
+            q[((i / 3) % 3) as usize],
+            if i % 11 == 0 { " x " } else { "Ok" }
+        ));
+    }
+    texts.push(String::new());
+    for opts in [umwp(), selfaware()] {
+        let p = prepare(&texts, &opts).unwrap();
+        let refs = references(&opts);
+        let mut queries: Vec<String> = Vec::new();
+        for (t, got) in texts.iter().zip(&p.items) {
+            let mut w = split::Windows::default();
+            let mut a = analyse(t, &refs, &opts, &mut w);
+            a.windows = w
+                .iter()
+                .map(|s| match queries.iter().position(|q| q == s) {
+                    Some(q) => q as u32,
+                    None => {
+                        queries.push(s.to_string());
+                        (queries.len() - 1) as u32
+                    }
+                })
+                .collect();
+            assert_eq!(&a, got, "{t:?}");
+        }
+        assert_eq!(p.queries, queries);
+    }
+}

@@ -8,10 +8,10 @@
 //! affixes. Work is linear in the text: the suffix search only looks at the last few
 //! characters (every suffix is at most 5 characters long, apart from runs of dots).
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use fancy_regex::Regex;
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
 use super::split::py_isspace;
@@ -27,7 +27,7 @@ struct Spec {
     prefix: String,
     suffix: String,
     infix: String,
-    rules: HashMap<String, Vec<String>>,
+    rules: FxHashMap<String, Vec<String>>,
 }
 
 /// The compiled tokenizer (built once, shared by every thread: see [`tokenizer`]).
@@ -35,7 +35,7 @@ pub struct Tokenizer {
     prefix: Regex,
     suffix: Regex,
     infix: Regex,
-    rules: HashMap<String, Vec<String>>,
+    rules: FxHashMap<String, Vec<String>>,
     longest_rule: usize,
     /// ASCII characters whose prefix match does not depend on what follows: the byte length of
     /// the prefix a string starting with them has (0 = none). `None` for '+', '.', 'U', 'C', 'A'
