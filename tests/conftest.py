@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -19,11 +18,6 @@ from hypothesis import HealthCheck, settings
 _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-# spylls (a test dependency) installs a top-level ``tests`` package into site-packages; a regular package
-# there wins over this namespace directory whatever the order of sys.path, so bind the name here.
-_TESTS = types.ModuleType("tests")
-_TESTS.__path__ = [str(Path(__file__).resolve().parent)]
-sys.modules["tests"] = _TESTS
 
 # SymPy calls make single examples slow and uneven, so no per-example deadline; pytest-timeout
 # still catches a hang.
