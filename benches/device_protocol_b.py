@@ -62,10 +62,9 @@ def main() -> int:
 
     import torch
     from compare_unanswerable import workload
-    from transformers import AutoModel, AutoTokenizer
-
     from matheval_fast import _core, unanswerable
     from matheval_fast.models import Embedder
+    from transformers import AutoModel, AutoTokenizer
 
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
