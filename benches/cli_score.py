@@ -21,14 +21,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STYLES = (
-    "{sol}\n#### {ans}",
-    "{sol}\nThe answer is {ans}.",
-    "{sol}\nSo the final answer is $\\boxed{{{ans}}}$.",
-    "{sol}\n#### {wrong}",
-    "{sol}\nThe answer is {ans} dollars, which is 2 more than 3 weeks ago.",
-    "I am not sure how to solve this problem.",
-)
+sys.path.insert(0, str(ROOT / "benches"))
+
+# The same six response styles as the rescore benchmark (answers, wrong answers, no answer).
+from rescore_lmeval import STYLES  # noqa: E402
 
 
 def generate(n: int, jl: Path, pq_path: Path) -> None:
@@ -106,6 +102,7 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, default=Path("/tmp"))  # noqa: S108 - a benchmark's scratch space
     ap.add_argument("--keep", action="store_true", help="keep the output files")
     args = ap.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
     jl = args.dir / f"score_bench_{args.n}.jsonl"
     pqf = args.dir / f"score_bench_{args.n}.parquet"
     generate(args.n, jl, pqf)

@@ -919,21 +919,18 @@ pub fn append_members(
     }
     // The records' bytes plus the members: sized once, so the copy never reallocates (growing by
     // doubling re-copied the output and faulted in fresh pages several times per chunk).
-    let extra: usize = members
+    // Each member adds `, "key": value` to every record (escapes aside: this is a capacity).
+    let member_bytes: usize = members
         .iter()
         .map(|(key, m)| {
-            key.len()
-                + 8
+            n * (key.len() + 6)
                 + match m {
-                    Member::Number(_) => 24,
-                    Member::Bool(_) => 5,
-                    Member::Text(v) => {
-                        v.iter()
-                            .map(|s| s.as_ref().map_or(4, |s| s.len() + 2))
-                            .sum::<usize>()
-                            / n.max(1)
-                            + 8
-                    }
+                    Member::Number(_) => n * 24,
+                    Member::Bool(_) => n * 5,
+                    Member::Text(v) => v
+                        .iter()
+                        .map(|s| s.as_ref().map_or(4, |s| s.len() + 2))
+                        .sum(),
                 }
         })
         .sum();
@@ -942,7 +939,7 @@ pub fn append_members(
         .zip(ends)
         .map(|(&a, &b)| (b.saturating_sub(a)) as usize)
         .sum();
-    let mut out = Vec::with_capacity(span + n * (extra + 2));
+    let mut out = Vec::with_capacity(span + member_bytes + 2 * n);
     for i in 0..n {
         let (a, b) = (starts[i] as usize, ends[i] as usize);
         if a >= b || b > data.len() || data[b - 1] != b'}' {

@@ -19,12 +19,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from matheval_fast._sympy.pool import check_timeout
+from matheval_fast._vocabulary import FiniteDecimals
 from matheval_fast.answer import Compat, EvalConfig, EvalPolicy, ExtractPolicy, Kind, check_batch
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["score_batch"]
+__all__ = ["check_by_type", "score_batch"]
 
 
 def score_batch(
@@ -75,3 +76,70 @@ def score_batch(
     if isinstance(batch, pa.RecordBatch):
         return pa.RecordBatch.from_arrays(arrays, names=names)
     return pa.table(dict(zip(names, arrays, strict=True)))
+
+
+def check_by_type(
+    responses: pa.Array,
+    golds: pa.Array,
+    types: pa.Array | None,
+    *,
+    policies: EvalConfig,
+    auto_config: EvalConfig | None = None,
+    compat: Compat = "fixed",
+    threads: int | None = None,
+    timeout: float | None = None,
+    finite_decimals: FiniteDecimals = "exact",
+) -> tuple[pa.Table, int]:
+    """Verdicts (``correct``, ``reason``, ``extracted``, ``path``, in row order) with each row's
+    checker from its type: a type ``policies`` knows gets that policy; no type, or one it does not
+    know, gets ``kind="auto"`` (what :func:`matheval_fast.check` uses, with ``auto_config``). Rows
+    are grouped per policy with Arrow kernels, one core call per group. Also returns how many rows
+    took ``kind="auto"``. The one dispatch of ``score``, ``rescore`` and ``compare``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    known = policies.policy
+    names = list(known)
+    m = len(responses)
+    if types is not None and names and m:
+        gid = pc.index_in(types, value_set=pa.array(names, pa.large_string()))
+        gid_np = gid.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    else:
+        gid_np = np.full(m, -1, dtype=np.int64)
+    fallback = int((gid_np < 0).sum())
+    parts: list[pa.Table] = []
+    order: list[np.ndarray] = []
+    for g in np.unique(gid_np):
+        idx = np.flatnonzero(gid_np == g)
+        ia = pa.array(idx)
+        if g < 0:
+            kw: dict[str, Any] = {"kinds": None, "config": auto_config}
+        else:
+            kind, extract_policy, eval_policy = known[names[g]]
+            kw = {
+                "kinds": [kind] * len(idx),
+                "extract_policy": extract_policy,
+                "eval_policy": eval_policy,
+                "config": policies,
+            }
+        res = check_batch(
+            responses.take(ia) if len(idx) < m else responses,
+            golds.take(ia) if len(idx) < m else golds,
+            compat=compat,
+            threads=threads,
+            timeout=timeout,
+            finite_decimals=finite_decimals,
+            **kw,
+        )
+        parts.append(res.to_arrow())
+        order.append(idx)
+    if not parts:
+        empty = {"correct": pa.bool_(), "reason": pa.string(), "extracted": pa.string(), "path": pa.string()}
+        return pa.table({k: pa.array([], t) for k, t in empty.items()}), 0
+    verdicts = pa.concat_tables(parts)
+    if len(parts) > 1:  # back to row order
+        inverse = np.empty(m, dtype=np.int64)
+        inverse[np.concatenate(order)] = np.arange(m, dtype=np.int64)
+        verdicts = verdicts.take(pa.array(inverse))
+    return verdicts.combine_chunks(), fallback

@@ -2,7 +2,7 @@
 
 :func:`rescore` reads logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, the seed; see
 :mod:`matheval_fast.io.logs`), scores every batch with the Arrow kernel
-(:func:`matheval_fast.arrow.score_batch`), and writes into ``out_dir``:
+(:func:`matheval_fast.arrow.check_by_type`), and writes into ``out_dir``:
 
 - ``summary.json`` / ``summary.md``: per file, task and filter, the framework's score next to ours,
   how many items disagree, grouped by our reason and by kind (``extraction``: the two graders
@@ -48,7 +48,7 @@ from matheval_fast._report.progress import progress_bar
 from matheval_fast._report.tables import markdown_table
 from matheval_fast._vocabulary import Compat
 from matheval_fast.answer import load_config
-from matheval_fast.arrow import score_batch
+from matheval_fast.arrow import check_by_type
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
 
@@ -118,41 +118,25 @@ def score_log_batch(
     """Append ``correct``, ``reason``, ``extracted``, ``path`` to a normalised log batch.
 
     ``policies``: None (``kind="auto"`` for every row) or an :class:`~matheval_fast.answer.EvalConfig`
-    whose per-type policy applies by the row's ``task`` (the seed's types).
+    whose per-type policy applies by the row's ``task`` (the seed's types); a task it does not know
+    gets ``kind="auto"``, as in ``score`` (:func:`matheval_fast.arrow.check_by_type`).
     """
-    if policies is None or batch.num_rows == 0:
-        return score_batch(
-            batch, response="response", gold="gold", compat=compat, threads=threads, timeout=timeout
-        )  # type: ignore[arg-type,return-value]
-    tasks = batch.column(batch.schema.get_field_index("task")).to_pylist()
-    # One core lookup per task name, not per row.
-    by_task = {t: policies.for_type(t) for t in set(tasks)}
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for i, t in enumerate(tasks):
-        groups[by_task[t]].append(i)
-    parts = []
-    order = []
-    for (kind, extract_policy, eval_policy), idx in groups.items():
-        sub = batch.take(pa.array(idx))
-        parts.append(
-            score_batch(
-                sub,
-                response="response",
-                gold="gold",
-                kind=kind,
-                compat=compat,
-                config=policies,
-                extract_policy=extract_policy,
-                eval_policy=eval_policy,
-                threads=threads,
-                timeout=timeout,
-            )
-        )
-        order.extend(idx)
-    table = pa.Table.from_batches(parts)  # type: ignore[arg-type]
-    inverse = np.empty(len(order), dtype=np.int64)
-    inverse[np.asarray(order)] = np.arange(len(order))
-    return table.take(pa.array(inverse)).combine_chunks().to_batches()[0]
+    tasks = None if policies is None else batch.column(batch.schema.get_field_index("task"))
+    verdicts, _ = check_by_type(
+        batch.column(batch.schema.get_field_index("response")),
+        batch.column(batch.schema.get_field_index("gold")),
+        tasks,
+        policies=policies if policies is not None else load_config(None),
+        auto_config=policies,
+        compat=compat,
+        threads=threads,
+        timeout=timeout,
+    )
+    extra = verdicts.column_names
+    return pa.RecordBatch.from_arrays(
+        [*batch.columns, *(verdicts.column(n).combine_chunks() for n in extra)],
+        names=[*batch.schema.names, *extra],
+    )
 
 
 def _reduce_alternatives(b: pa.RecordBatch) -> pa.RecordBatch:

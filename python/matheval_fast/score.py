@@ -131,7 +131,8 @@ def score_response_batch(
     ``reason`` and ``path``. Also returns how many rows fell back to ``kind="auto"`` because
     their type was absent or unknown to the config (``None``: the seed's config for the types,
     nothing for the auto rows, as :func:`matheval_fast.check` has nothing)."""
-    from matheval_fast.answer import check_batch, load_config
+    from matheval_fast.answer import load_config
+    from matheval_fast.arrow import check_by_type
 
     cfg = load_config(config)
     rec, prompt, response = _explode(b)
@@ -142,60 +143,17 @@ def score_response_batch(
 
     gold = per_row(b.column(2))
     types = per_row(b.column(3))
-    known = cfg.policy
-    # Rows grouped by their type's policy, vectorised (one core call per group, not per row);
-    # absent or unknown types are group -1, the auto checker.
-    names = list(known)
-    m = len(rec)
-    if names and m:
-        gid = pc.index_in(types, value_set=pa.array(names, pa.large_string()))
-        gid_np = gid.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    else:
-        gid_np = np.full(m, -1, dtype=np.int64)
-    fallback = int((gid_np < 0).sum())
-    parts: list[pa.Table] = []
-    order: list[np.ndarray] = []
-    for g in np.unique(gid_np):
-        idx = np.flatnonzero(gid_np == g)
-        ia = pa.array(idx)
-        if g < 0:
-            # Exactly what ``check`` does with this config (none: the default anchors).
-            kw: dict[str, Any] = {"kinds": None, "config": config}
-        else:
-            kind, extract_policy, eval_policy = known[names[g]]
-            kw = {
-                "kinds": [kind] * len(idx),
-                "extract_policy": extract_policy,
-                "eval_policy": eval_policy,
-                "config": cfg,
-            }
-        res = check_batch(
-            response.take(ia) if len(idx) < m else response,
-            gold.take(ia) if len(idx) < m else gold,
-            compat=compat,
-            threads=threads,
-            timeout=timeout,
-            finite_decimals=finite_decimals,
-            **kw,
-        )
-        parts.append(res.to_arrow())
-        order.append(idx)
-    if not parts:
-        verdicts = pa.table(
-            {
-                "correct": pa.array([], pa.bool_()),
-                "reason": pa.array([], pa.string()),
-                "extracted": pa.array([], pa.string()),
-                "path": pa.array([], pa.string()),
-            }
-        )
-    else:
-        verdicts = pa.concat_tables(parts)
-        if len(parts) > 1:  # back to row order
-            inverse = np.empty(m, dtype=np.int64)
-            inverse[np.concatenate(order)] = np.arange(m, dtype=np.int64)
-            verdicts = verdicts.take(pa.array(inverse))
-    verdicts = verdicts.combine_chunks()
+    verdicts, fallback = check_by_type(
+        response,
+        gold,
+        types,
+        policies=cfg,
+        auto_config=config,  # exactly what ``check`` does with this config (none: the default anchors)
+        compat=compat,
+        threads=threads,
+        timeout=timeout,
+        finite_decimals=finite_decimals,
+    )
     ids = [b.schema.names[i] for i in range(6, b.num_columns)]
     cols: dict[str, pa.Array] = {
         "line": per_row(b.column(0)),
@@ -205,19 +163,12 @@ def score_response_batch(
         "subtype": per_row(b.column(4)),
         "level": per_row(b.column(5)),
         "gold": gold,
-        "extracted": verdicts.column("extracted").chunk(0).cast(pa.large_string())
-        if verdicts.num_rows
-        else pa.array([], pa.large_string()),
-        "correct": _only_chunk(verdicts, "correct", pa.bool_()),
-        "reason": _only_chunk(verdicts, "reason", pa.string()),
-        "path": _only_chunk(verdicts, "path", pa.string()),
+        "extracted": verdicts.column("extracted").combine_chunks().cast(pa.large_string()),
+        "correct": verdicts.column("correct").combine_chunks(),
+        "reason": verdicts.column("reason").combine_chunks(),
+        "path": verdicts.column("path").combine_chunks(),
     }
     return pa.RecordBatch.from_arrays(list(cols.values()), names=list(cols)), fallback
-
-
-def _only_chunk(t: pa.Table, name: str, typ: pa.DataType) -> pa.Array:
-    col = t.column(name)
-    return col.chunk(0) if col.num_chunks else pa.array([], typ)
 
 
 # ---------------------------------------------------------------------------------------------

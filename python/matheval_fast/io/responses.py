@@ -152,11 +152,15 @@ def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
     no_gold = np.flatnonzero(gold.tags == names.index("missing"))
     refused.update({int(i): f"no gold: no field {fields.gold!r} in this record" for i in no_gold})
     allowed = ("missing", "null", *_STRING_TAGS)
-    for what, path in (("gold", fields.gold), ("type", fields.type), ("subtype", fields.subtype)):
+    scalars = (
+        ("gold", fields.gold),
+        ("type", fields.type),
+        ("subtype", fields.subtype),
+        ("level", fields.level),
+    )
+    for what, path in scalars:
         for i, why in _refuse(f[path].tags, names, allowed, what, path).items():
             refused.setdefault(i, why)
-    for i, why in _refuse(f[fields.level].tags, names, allowed, "level", fields.level).items():
-        refused.setdefault(i, why)
     rejected = [(n, f"not a JSON object: {m}") for n, m in ch.bad]
     lines = ch.lines
     keep = np.ones(len(lines), dtype=bool)
