@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use crate::check::{check, CheckOptions, Input};
+use crate::check::{check_cells, CheckOptions, Input};
+use crate::column::Texts;
 use crate::error::{Error, Result};
 use crate::verdict::{Kind, Verdict};
 
@@ -57,27 +58,25 @@ const CHUNK_BYTES_PER_THREAD: usize = 2 << 20;
 
 /// Consecutive ranges covering `0..responses.len()`, each small enough to finish in well under a
 /// second on `threads` threads, so a caller can look for interrupts between them.
-pub fn chunks(responses: &[Input], golds: &[Input], threads: usize) -> Vec<Range<usize>> {
+pub fn chunks(responses: Texts<'_>, golds: Texts<'_>, threads: usize) -> Vec<Range<usize>> {
     let threads = threads.max(1);
     let (max_items, max_bytes) = (
         CHUNK_ITEMS_PER_THREAD * threads,
         CHUNK_BYTES_PER_THREAD * threads,
     );
-    let size = |x: Option<&Input>| match x {
-        Some(Input::Text(t)) => t.len(),
-        _ => 0,
-    };
+    let n = responses.len();
+    let gold_size = |i: usize| if i < golds.len() { golds.size(i) } else { 0 };
     let mut out = Vec::new();
     let (mut start, mut bytes) = (0, 0usize);
-    for i in 0..responses.len() {
-        bytes += size(responses.get(i)) + size(golds.get(i));
+    for i in 0..n {
+        bytes += responses.size(i) + gold_size(i);
         if i + 1 - start >= max_items || bytes >= max_bytes {
             out.push(start..i + 1);
             (start, bytes) = (i + 1, 0);
         }
     }
-    if start < responses.len() {
-        out.push(start..responses.len());
+    if start < n {
+        out.push(start..n);
     }
     out
 }
@@ -108,27 +107,51 @@ pub fn check_batch(
     pool: &ThreadPool,
 ) -> Result<Vec<Verdict>> {
     check_shapes(responses.len(), golds.len(), kinds.map(<[Kind]>::len))?;
-    Ok(pool.install(|| {
-        (0..responses.len())
+    Ok(check_range(
+        Texts::Inputs(responses),
+        Texts::Inputs(golds),
+        0..responses.len(),
+        kinds,
+        opts,
+        pool,
+    ))
+}
+
+/// Check the pairs in `range` of two columns of equal length (see [`check_shapes`]) on `pool`;
+/// `kinds`, when given, has one entry per item of the whole columns.
+pub fn check_range(
+    responses: Texts<'_>,
+    golds: Texts<'_>,
+    range: Range<usize>,
+    kinds: Option<&[Kind]>,
+    opts: &CheckOptions,
+    pool: &ThreadPool,
+) -> Vec<Verdict> {
+    pool.install(|| {
+        range
             .into_par_iter()
             .with_min_len(256)
-            .map(|i| match kinds {
-                Some(k) if k[i] != opts.kind => {
-                    let o = CheckOptions {
-                        kind: k[i],
-                        ..opts.clone()
-                    };
-                    check(&responses[i], &golds[i], &o)
+            .map(|i| {
+                let (r, g) = (responses.cell(i), golds.cell(i));
+                match kinds {
+                    Some(k) if k[i] != opts.kind => {
+                        let o = CheckOptions {
+                            kind: k[i],
+                            ..opts.clone()
+                        };
+                        check_cells(r, g, &o)
+                    }
+                    _ => check_cells(r, g, opts),
                 }
-                _ => check(&responses[i], &golds[i], opts),
             })
             .collect()
-    }))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::check;
 
     #[test]
     fn batch_equals_single_calls() {
@@ -145,6 +168,56 @@ mod tests {
         }
         let shared = check_batch(&resp, &gold, None, &opts, &pool(None).unwrap()).unwrap();
         assert_eq!(b, shared);
+    }
+
+    #[test]
+    fn arrow_columns_read_in_place_give_the_same_verdicts() {
+        use crate::column::{ArrowTexts, StringColumn};
+        let resp: Vec<Input> = (0..600)
+            .map(|i| match i % 5 {
+                0 => Input::Missing,
+                1 => Input::BadUtf8,
+                _ => Input::Text(format!("So the answer is \\boxed{{{}}}.", i % 7)),
+            })
+            .collect();
+        let gold: Vec<Input> = (0..600).map(|i| Input::Text((i % 3).to_string())).collect();
+        let as_column = |v: &[Input]| {
+            let mut c = StringColumn::with_capacity(v.len(), 0);
+            for x in v {
+                c.push(match x {
+                    Input::Text(t) => Some(t),
+                    _ => None,
+                });
+            }
+            c
+        };
+        // BadUtf8 rows: replace their bytes by an invalid sequence.
+        let mut rc = as_column(&resp);
+        let mut bytes = Vec::new();
+        let mut offsets = vec![0i64];
+        for (i, x) in resp.iter().enumerate() {
+            match x {
+                Input::BadUtf8 => {
+                    bytes.push(0xff);
+                    rc.validity[i / 8] |= 1 << (i % 8);
+                }
+                Input::Text(t) => bytes.extend_from_slice(t.as_bytes()),
+                Input::Missing => {}
+            }
+            offsets.push(bytes.len() as i64);
+        }
+        (rc.offsets, rc.data) = (offsets, bytes);
+        let gc = as_column(&gold);
+        let r = ArrowTexts::new(&rc.offsets, &rc.data, Some(&rc.validity), 0).unwrap();
+        let g = ArrowTexts::new(&gc.offsets, &gc.data, Some(&gc.validity), 0).unwrap();
+        let opts = CheckOptions::default();
+        let p = pool(Some(2)).unwrap();
+        let arrow = check_range(Texts::Arrow(r), Texts::Arrow(g), 0..600, None, &opts, &p);
+        assert_eq!(arrow, check_batch(&resp, &gold, None, &opts, &p).unwrap());
+        assert_eq!(
+            chunks(Texts::Arrow(r), Texts::Arrow(g), 1),
+            chunks(Texts::Inputs(&resp), Texts::Inputs(&gold), 1)
+        );
     }
 
     #[test]
@@ -173,16 +246,16 @@ mod tests {
     #[test]
     fn chunks_cover_every_item_once_and_respect_both_budgets() {
         let short: Vec<Input> = (0..10_000).map(|i| Input::Text(i.to_string())).collect();
-        let ch = chunks(&short, &short, 2);
+        let ch = chunks(Texts::Inputs(&short), Texts::Inputs(&short), 2);
         assert_eq!(ch.len(), 2); // 8192 items per chunk on 2 threads
         assert_eq!((ch[0].clone(), ch[1].clone()), (0..8192, 8192..10_000));
         let long: Vec<Input> = (0..10).map(|_| Input::Text("x".repeat(1 << 20))).collect();
         let missing = vec![Input::Missing; 10];
-        let ch = chunks(&long, &missing, 1); // 2 MiB per chunk on 1 thread
+        let ch = chunks(Texts::Inputs(&long), Texts::Inputs(&missing), 1); // 2 MiB per chunk on 1 thread
         assert_eq!(ch, vec![0..2, 2..4, 4..6, 6..8, 8..10]);
-        assert!(chunks(&[], &[], 4).is_empty());
+        assert!(chunks(Texts::Inputs(&[]), Texts::Inputs(&[]), 4).is_empty());
         let mut next = 0;
-        for r in chunks(&short, &short, 3) {
+        for r in chunks(Texts::Inputs(&short), Texts::Inputs(&short), 3) {
             assert_eq!(r.start, next);
             next = r.end;
         }

@@ -70,6 +70,25 @@ impl From<&str> for Input {
     }
 }
 
+/// An input cell borrowed from wherever it lives (an [`Input`], or an Arrow buffer that the batch
+/// driver reads in place): the checker never needs to own its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell<'a> {
+    Text(&'a str),
+    Missing,
+    BadUtf8,
+}
+
+impl Input {
+    pub fn cell(&self) -> Cell<'_> {
+        match self {
+            Input::Text(t) => Cell::Text(t),
+            Input::Missing => Cell::Missing,
+            Input::BadUtf8 => Cell::BadUtf8,
+        }
+    }
+}
+
 /// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
 /// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
 /// not the whole gold, or long text with words.
@@ -110,34 +129,39 @@ pub fn gsm8k_answer(g: &str) -> Option<&str> {
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
 /// verdict `error` for that item (and a test case for us), not an exception for the batch.
 pub fn check(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
+    check_cells(response.cell(), gold.cell(), opts)
+}
+
+/// [`check`] on borrowed cells.
+pub fn check_cells(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> Verdict {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         check_unguarded(response, gold, opts)
     }))
     .unwrap_or_else(|_| Verdict::with_reason(Reason::Error, DecidedBy::None, None))
 }
 
-fn check_unguarded(response: &Input, gold: &Input, opts: &CheckOptions) -> Verdict {
+fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> Verdict {
     let gold = match gold {
-        Input::Text(g) if g.len() > MAX_INPUT_BYTES => {
+        Cell::Text(g) if g.len() > MAX_INPUT_BYTES => {
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
         // The seed compares an empty gold like any other string (and can say True); we do not.
-        Input::Text(g) if g.trim().is_empty() && opts.compat == Compat::Fixed => {
+        Cell::Text(g) if g.trim().is_empty() && opts.compat == Compat::Fixed => {
             return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
         }
-        Input::Text(g) => g.as_str(),
-        Input::Missing => {
+        Cell::Text(g) => g,
+        Cell::Missing => {
             return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None)
         }
-        Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
+        Cell::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
     let response = match response {
-        Input::Text(r) if r.len() > MAX_INPUT_BYTES => {
+        Cell::Text(r) if r.len() > MAX_INPUT_BYTES => {
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
-        Input::Text(r) => r.as_str(),
-        Input::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
-        Input::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
+        Cell::Text(r) => r,
+        Cell::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
+        Cell::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
     // A multiple-choice gold (`B`, `(D) Alina`): the response's choice letter decides, when it
     // names one (rust/choice.rs); otherwise the usual checkers run.
@@ -502,7 +526,7 @@ mod tests {
             for compat in [Compat::Fixed, Compat::Xwin] {
                 for kind in [Kind::Simple, Kind::Latex, Kind::Auto] {
                     let o = CheckOptions { compat, kind, ..CheckOptions::default() };
-                    let _ = check_unguarded(&resp.as_str().into(), &gold.as_str().into(), &o);
+                    let _ = check_unguarded(Cell::Text(&resp), Cell::Text(&gold), &o);
                 }
             }
             let _ = crate::number::scan_numbers(&resp);

@@ -22,6 +22,7 @@
 pub mod batch;
 pub mod check;
 pub mod choice;
+pub mod column;
 pub mod config;
 pub mod equiv;
 pub mod error;

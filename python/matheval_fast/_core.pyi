@@ -181,7 +181,10 @@ def equivalent(
 class TextColumn:
     @staticmethod
     def from_arrow(
-        offsets: npt.NDArray[np.int64], data: bytes, validity: bytes | None = None, bit_offset: int = 0
+        offsets: npt.NDArray[np.int64],
+        data: npt.NDArray[np.uint8],
+        validity: npt.NDArray[np.uint8] | None = None,
+        bit_offset: int = 0,
     ) -> TextColumn: ...
     def __len__(self) -> int: ...
 
@@ -200,7 +203,7 @@ def check_batch(
     npt.NDArray[np.bool_],
     npt.NDArray[np.uint8],
     npt.NDArray[np.uint8],
-    list[str | None],
+    tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8], int],
     list[tuple[int, SympyPending]],
 ]: ...
 

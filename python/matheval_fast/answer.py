@@ -14,7 +14,6 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +62,7 @@ REASONS: tuple[str, ...] = _core.REASONS
 PATHS: tuple[str, ...] = _core.PATHS
 _REASON_ARRAY = np.array(REASONS)
 _PATH_ARRAY = np.array(PATHS)
+_REASON_CODE = {name: i for i, name in enumerate(REASONS)}
 
 #: Seconds one SymPy fallback comparison may take before the item is marked ``timeout``.
 DEFAULT_SYMPY_TIMEOUT = 5.0
@@ -290,17 +290,48 @@ def latex_answer_check(
     return _finish(v, None).correct
 
 
-@dataclass(frozen=True)
 class BatchResult:
-    """Verdicts of a batch as numpy arrays (one entry per response)."""
+    """Verdicts of a batch, one entry per response: ``correct`` (a bool numpy array), ``reason``,
+    ``extracted`` and ``path`` (numpy arrays, made on first use). :meth:`to_arrow` builds its table
+    from the core's own buffers, without a Python string per row."""
 
-    correct: np.ndarray
-    reason: np.ndarray
-    extracted: np.ndarray
-    path: np.ndarray
+    __slots__ = ("_extracted", "_extracted_np", "_path_codes", "_reason_codes", "correct")
+
+    def __init__(
+        self,
+        correct: np.ndarray,
+        reason_codes: np.ndarray,
+        extracted: pa.Array,
+        path_codes: np.ndarray,
+    ) -> None:
+        self.correct = correct
+        self._reason_codes = reason_codes  # uint8 indexes into REASONS
+        self._path_codes = path_codes  # uint8 indexes into PATHS
+        self._extracted = extracted  # pyarrow large_string
+        self._extracted_np: np.ndarray | None = None
+
+    @property
+    def reason(self) -> np.ndarray:
+        """Each item's reason (numpy str array; names in :data:`REASONS`)."""
+        return _REASON_ARRAY[self._reason_codes]
+
+    @property
+    def path(self) -> np.ndarray:
+        """Each item's deciding path (numpy str array; names in :data:`PATHS`)."""
+        return _PATH_ARRAY[self._path_codes]
+
+    @property
+    def extracted(self) -> np.ndarray:
+        """Each item's extracted answer (numpy object array of str or None)."""
+        if self._extracted_np is None:
+            self._extracted_np = np.asarray(self._extracted.to_numpy(zero_copy_only=False), dtype=object)
+        return self._extracted_np
 
     def __len__(self) -> int:
         return len(self.correct)
+
+    def __repr__(self) -> str:
+        return f"BatchResult(n={len(self)}, accuracy={self.accuracy:.4f})"
 
     @property
     def accuracy(self) -> float:
@@ -309,21 +340,45 @@ class BatchResult:
 
     def verdict(self, i: int) -> Verdict:
         """Item ``i`` as a :class:`Verdict`."""
-        return Verdict(bool(self.correct[i]), str(self.reason[i]), self.extracted[i], str(self.path[i]))
+        return Verdict(
+            bool(self.correct[i]),
+            REASONS[self._reason_codes[i]],
+            self._extracted[i].as_py(),
+            PATHS[self._path_codes[i]],
+        )
 
     def to_arrow(self) -> pa.Table:
-        """A pyarrow Table with columns correct, reason, extracted, path."""
+        """A pyarrow Table with columns correct, reason, extracted, path (all strings ``string``)."""
         import pyarrow as pa
 
         return pa.table(
             {
                 "correct": pa.array(self.correct, type=pa.bool_()),
-                # numpy str arrays convert in C; .astype(object) first would build Python strings.
-                "reason": pa.array(self.reason, type=pa.string()),
-                "extracted": pa.array(list(self.extracted), type=pa.string()),
-                "path": pa.array(self.path, type=pa.string()),
+                "reason": _names(REASONS, self._reason_codes),
+                "extracted": self._extracted.cast(pa.string()),
+                "path": _names(PATHS, self._path_codes),
             }
         )
+
+
+def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
+    """``names[codes]`` as an Arrow string array, built by Arrow's take (no Python strings)."""
+    import pyarrow as pa
+
+    return pa.array(names, pa.string()).take(pa.array(codes, pa.uint8()))
+
+
+def _extracted_array(buffers: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> pa.Array:
+    """The core's extracted answers (an Arrow large-string array's buffers) as a pyarrow array."""
+    import pyarrow as pa
+
+    offsets, data, validity, nulls = buffers
+    return pa.Array.from_buffers(
+        pa.large_string(),
+        len(offsets) - 1,
+        [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
+        null_count=nulls,
+    )
 
 
 def _is_arrow(x: object) -> bool:
@@ -344,11 +399,15 @@ def _arrow_column(ch: Any) -> Any:
     elif not (pa.types.is_large_string(ch.type) or pa.types.is_large_binary(ch.type)):
         raise TypeError(f"arrow arrays must hold strings, got {ch.type}")
     validity, offsets, data = ch.buffers()[:3]
-    off = np.frombuffer(offsets, dtype=np.int64)[ch.offset : ch.offset + len(ch) + 1]
+    if offsets is None:  # an empty array may have no offsets buffer
+        off = np.zeros(1, dtype=np.int64)
+    else:
+        off = np.frombuffer(offsets, dtype=np.int64)[ch.offset : ch.offset + len(ch) + 1]
+    # Views of Arrow's buffers, not copies: the core reads the cells where they are.
     return _core.TextColumn.from_arrow(
-        np.ascontiguousarray(off, dtype=np.int64),
-        data.to_pybytes() if data is not None else b"",
-        bytes(validity) if validity is not None and ch.null_count else None,
+        off,
+        np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8),
+        np.frombuffer(validity, dtype=np.uint8) if validity is not None and ch.null_count else None,
         ch.offset,
     )
 
@@ -496,21 +555,21 @@ def check_batch(
         bar.close()
     if len(parts) == 1:
         correct, reason, path, extracted, pending = parts[0][1]
-        extracted_arr = np.empty(len(extracted), dtype=object)
-        extracted_arr[:] = extracted
+        extracted_arr = _extracted_array(extracted)
     else:
+        import pyarrow as pa
+
         correct = np.concatenate([p[1][0] for p in parts])
         reason = np.concatenate([p[1][1] for p in parts])
         path = np.concatenate([p[1][2] for p in parts])
-        extracted_arr = np.empty(len(correct), dtype=object)
+        extracted_arr = pa.concat_arrays([_extracted_array(p[1][3]) for _, p in parts])
         pending = []
         for off, p in parts:
-            extracted_arr[off : off + len(p[3])] = p[3]
             pending.extend((off + i, v) for i, v in p[4])
     correct = np.array(correct, dtype=bool)
-    reason_names = _REASON_ARRAY[reason]
-    path_names = _PATH_ARRAY[path]
+    if pending:
+        reason = np.array(reason, dtype=np.uint8)
     for (i, _), v in zip(pending, _settle([p for _, p in pending], timeout), strict=True):
         correct[i] = v.correct
-        reason_names[i] = v.reason
-    return BatchResult(correct, reason_names, extracted_arr, path_names)
+        reason[i] = _REASON_CODE[v.reason]
+    return BatchResult(correct, reason, extracted_arr, path)

@@ -1,10 +1,10 @@
 //! Bindings for `crate::batch`: columns of texts copied out of Python, checked in parallel with
 //! the GIL released.
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::PyString;
 
 use super::check::{auto_kind, options};
 use super::convert::{mode, text_input, type_name};
@@ -12,84 +12,105 @@ use super::error::to_pyerr;
 use super::verdict::{pending, SympyPending};
 use crate::batch;
 use crate::check::Input;
-use crate::error::Error;
+use crate::column::{ArrowTexts, StringColumn, Texts};
 use crate::verdict::Kind;
 
-/// A column of texts copied out of Python, e.g. from the buffers of an Arrow string array.
+/// A column of texts in Arrow's layout, read in place by the batch driver: the numpy views of an
+/// Arrow large-string (or large-binary) array's buffers, held (and so kept alive) here.
 #[pyclass(frozen, module = "matheval_fast._core", name = "TextColumn")]
 pub struct TextColumn {
-    items: Vec<Input>,
+    offsets: Py<PyArray1<i64>>,
+    data: Py<PyArray1<u8>>,
+    validity: Option<Py<PyArray1<u8>>>,
+    bit_offset: usize,
+    len: usize,
 }
 
 #[pymethods]
 impl TextColumn {
-    /// Build from the buffers of an Arrow large-string array: ``offsets`` (n+1 int64), the UTF-8
-    /// ``data`` bytes, and an optional validity bitmap (``bit_offset`` into it). Invalid UTF-8 in
-    /// a cell becomes a per-item ``error`` verdict, not an exception.
+    /// Build from the buffers of an Arrow large-string array, as numpy views (``np.frombuffer``):
+    /// ``offsets`` (n+1 int64), the UTF-8 ``data`` bytes (uint8), and an optional validity bitmap
+    /// (uint8, ``bit_offset`` into it). Nothing is copied; the offsets are checked here. Invalid
+    /// UTF-8 in a cell becomes a per-item ``error`` verdict, not an exception.
     #[staticmethod]
     #[pyo3(signature = (offsets, data, validity=None, bit_offset=0))]
     fn from_arrow(
-        offsets: PyReadonlyArray1<'_, i64>,
-        data: &[u8],
-        validity: Option<&[u8]>,
+        py: Python<'_>,
+        offsets: Bound<'_, PyArray1<i64>>,
+        data: Bound<'_, PyArray1<u8>>,
+        validity: Option<Bound<'_, PyArray1<u8>>>,
         bit_offset: usize,
     ) -> PyResult<Self> {
-        // Offsets are read in place from the numpy array and the text from the bytes object:
-        // each cell is copied once, into its own String.
-        let offsets = offsets.as_slice()?;
-        let n = offsets.len().saturating_sub(1);
-        let mut items = Vec::with_capacity(n);
-        for i in 0..n {
-            if let Some(v) = validity {
-                let bit = bit_offset + i;
-                let byte = v
-                    .get(bit / 8)
-                    .copied()
-                    .ok_or_else(|| to_pyerr(Error::Shape("validity bitmap too short".into())))?;
-                if byte & (1 << (bit % 8)) == 0 {
-                    items.push(Input::Missing);
-                    continue;
-                }
-            }
-            let (a, b) = (offsets[i], offsets[i + 1]);
-            if a < 0 || b < a || b as usize > data.len() {
-                return Err(to_pyerr(Error::Shape(format!(
-                    "arrow offsets out of range at item {i}"
-                ))));
-            }
-            items.push(match std::str::from_utf8(&data[a as usize..b as usize]) {
-                Ok(s) => Input::Text(s.to_string()),
-                Err(_) => Input::BadUtf8,
-            });
-        }
-        Ok(TextColumn { items })
+        let col = TextColumn {
+            offsets: offsets.unbind(),
+            data: data.unbind(),
+            validity: validity.map(Bound::unbind),
+            bit_offset,
+            len: 0,
+        };
+        let len = ArrowView::of(py, &col)?.texts()?.len();
+        Ok(TextColumn { len, ..col })
     }
 
     fn __len__(&self) -> usize {
-        self.items.len()
+        self.len
     }
 }
 
-/// A column's items: borrowed from a `TextColumn` (it is frozen: nothing can change them while
-/// the batch runs), or copied out of a Python sequence.
-enum Column<'a> {
-    Borrowed(&'a [Input]),
+/// Read-only borrows of a `TextColumn`'s arrays for the length of one call.
+struct ArrowView<'py> {
+    offsets: PyReadonlyArray1<'py, i64>,
+    data: PyReadonlyArray1<'py, u8>,
+    validity: Option<PyReadonlyArray1<'py, u8>>,
+    bit_offset: usize,
+}
+
+impl<'py> ArrowView<'py> {
+    fn of(py: Python<'py>, c: &TextColumn) -> PyResult<Self> {
+        let ro = |a: &Py<PyArray1<u8>>| -> PyResult<PyReadonlyArray1<'py, u8>> {
+            Ok(a.bind(py).try_readonly()?)
+        };
+        Ok(ArrowView {
+            offsets: c.offsets.bind(py).try_readonly()?,
+            data: ro(&c.data)?,
+            validity: c.validity.as_ref().map(ro).transpose()?,
+            bit_offset: c.bit_offset,
+        })
+    }
+
+    fn texts(&self) -> PyResult<ArrowTexts<'_>> {
+        let validity = match &self.validity {
+            Some(v) => Some(v.as_slice()?),
+            None => None,
+        };
+        ArrowTexts::new(
+            self.offsets.as_slice()?,
+            self.data.as_slice()?,
+            validity,
+            self.bit_offset,
+        )
+        .map_err(to_pyerr)
+    }
+}
+
+/// A column's items: an Arrow column read in place, or copied out of a Python sequence.
+enum Column<'py> {
+    Arrow(ArrowView<'py>),
     Owned(Vec<Input>),
 }
 
-impl std::ops::Deref for Column<'_> {
-    type Target = [Input];
-    fn deref(&self) -> &[Input] {
-        match self {
-            Column::Borrowed(s) => s,
-            Column::Owned(v) => v,
-        }
+impl Column<'_> {
+    fn texts(&self) -> PyResult<Texts<'_>> {
+        Ok(match self {
+            Column::Arrow(a) => Texts::Arrow(a.texts()?),
+            Column::Owned(v) => Texts::Inputs(v),
+        })
     }
 }
 
-fn column<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Column<'a>> {
+fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
     if let Ok(c) = obj.cast::<TextColumn>() {
-        return Ok(Column::Borrowed(&c.get().items));
+        return Ok(Column::Arrow(ArrowView::of(obj.py(), c.get())?));
     }
     Ok(Column::Owned(sequence(obj, what)?))
 }
@@ -117,12 +138,22 @@ type BatchOut<'py> = (
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyList>,
+    ArrowStrings<'py>,
     Vec<(usize, Py<SympyPending>)>,
 );
 
+/// An Arrow large-string array's buffers: (offsets int64, data uint8, validity uint8, null count).
+type ArrowStrings<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+    usize,
+);
+
 /// Check many responses in parallel with the GIL released. Returns ``(correct, reason codes,
-/// path codes, extracted answers, pending)``: codes index ``REASONS`` and ``PATHS``; ``pending``
+/// path codes, extracted answers, pending)``: codes index ``REASONS`` and ``PATHS``; the
+/// extracted answers are an Arrow large-string array's buffers ``(offsets, data, validity,
+/// null_count)``, so no string object is made per row; ``pending``
 /// lists ``(index, SympyPending)`` for the items only SymPy can decide (their array entries are
 /// provisional). Raises ``ShapeError`` for mismatched lengths and ``TypeError`` for non-str items.
 #[pyfunction]
@@ -140,8 +171,9 @@ fn check_batch<'py>(
     threads: Option<usize>,
     finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchOut<'py>> {
-    let r = column(responses, "responses")?;
-    let g = column(golds, "golds")?;
+    let rc = column(responses, "responses")?;
+    let gc = column(golds, "golds")?;
+    let (r, g) = (rc.texts()?, gc.texts()?);
     let ks: Option<Vec<Kind>> = match kinds.filter(|k| !k.is_none()) {
         None => None,
         Some(k) => {
@@ -170,11 +202,8 @@ fn check_batch<'py>(
     let n = r.len();
     let mut verdicts = Vec::with_capacity(n);
     // Chunks of well under a second with the GIL released, and a look for Ctrl-C between them.
-    for range in batch::chunks(&r, &g, pool.current_num_threads()) {
-        let ks_part = ks.as_deref().map(|k| &k[range.clone()]);
-        let part = py
-            .detach(|| batch::check_batch(&r[range.clone()], &g[range.clone()], ks_part, &o, &pool))
-            .map_err(to_pyerr)?;
+    for range in batch::chunks(r, g, pool.current_num_threads()) {
+        let part = py.detach(|| batch::check_range(r, g, range, ks.as_deref(), &o, &pool));
         verdicts.extend(part);
         py.check_signals()?;
     }
@@ -182,24 +211,36 @@ fn check_batch<'py>(
     let mut reason = Vec::with_capacity(n);
     let mut path = Vec::with_capacity(n);
     let mut waiting = Vec::new();
-    let extracted = PyList::empty(py);
+    let bytes = verdicts
+        .iter()
+        .map(|v| v.extracted.as_ref().map_or(0, String::len))
+        .sum();
+    let mut extracted = StringColumn::with_capacity(n, bytes);
     for (i, v) in verdicts.into_iter().enumerate() {
         correct.push(v.correct);
         reason.push(v.reason as u8);
         path.push(v.path as u8);
-        match &v.extracted {
-            Some(e) => extracted.append(PyString::new(py, e))?,
-            None => extracted.append(py.None())?,
-        }
+        extracted.push(v.extracted.as_deref());
         if v.sympy.is_some() {
             waiting.push((i, Py::new(py, pending(v))?));
         }
     }
+    let StringColumn {
+        offsets,
+        data,
+        validity,
+        nulls,
+    } = extracted;
     Ok((
         PyArray1::from_vec(py, correct),
         PyArray1::from_vec(py, reason),
         PyArray1::from_vec(py, path),
-        extracted,
+        (
+            PyArray1::from_vec(py, offsets),
+            PyArray1::from_vec(py, data),
+            PyArray1::from_vec(py, validity),
+            nulls,
+        ),
         waiting,
     ))
 }

@@ -1,0 +1,246 @@
+//! Columns of texts in Arrow's layout, read in place and built for hand-over.
+//!
+//! A batch of a million responses is half a gigabyte of text. Copying every cell into its own
+//! `String` before checking it cost more than the checks (allocation, and the kernel zeroing the
+//! fresh pages), so the batch driver reads an Arrow string array's buffers where they are:
+//! [`Texts`] yields borrowed [`Cell`]s. Answers go back the same way: [`StringColumn`] is an Arrow
+//! large-string array's buffers, which the caller wraps without building a string object per row.
+
+use crate::check::{Cell, Input};
+use crate::error::{Error, Result};
+
+/// The buffers of an Arrow `large_string` / `large_binary` array (offsets `n + 1` int64 into
+/// `data`, an optional validity bitmap starting at bit `bit_offset`), validated once so that
+/// reading a cell cannot fail. Invalid UTF-8 in a cell reads as [`Cell::BadUtf8`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArrowTexts<'a> {
+    offsets: &'a [i64],
+    data: &'a [u8],
+    validity: Option<&'a [u8]>,
+    bit_offset: usize,
+}
+
+impl<'a> ArrowTexts<'a> {
+    pub fn new(
+        offsets: &'a [i64],
+        data: &'a [u8],
+        validity: Option<&'a [u8]>,
+        bit_offset: usize,
+    ) -> Result<Self> {
+        let n = offsets.len().saturating_sub(1);
+        if let Some(v) = validity {
+            if (bit_offset + n).div_ceil(8) > v.len() {
+                return Err(Error::Shape("validity bitmap too short".into()));
+            }
+        }
+        let mut prev = offsets.first().copied().unwrap_or(0);
+        if prev < 0 {
+            return Err(Error::Shape("arrow offsets out of range at item 0".into()));
+        }
+        for (i, &o) in offsets.iter().enumerate().skip(1) {
+            if o < prev || o as u64 > data.len() as u64 {
+                return Err(Error::Shape(format!(
+                    "arrow offsets out of range at item {}",
+                    i - 1
+                )));
+            }
+            prev = o;
+        }
+        Ok(ArrowTexts {
+            offsets,
+            data,
+            validity,
+            bit_offset,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn is_valid(&self, i: usize) -> bool {
+        match self.validity {
+            None => true,
+            Some(v) => {
+                let bit = self.bit_offset + i;
+                v[bit / 8] & (1 << (bit % 8)) != 0
+            }
+        }
+    }
+
+    fn bytes(&self, i: usize) -> &'a [u8] {
+        &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    pub fn cell(&self, i: usize) -> Cell<'a> {
+        if !self.is_valid(i) {
+            return Cell::Missing;
+        }
+        match std::str::from_utf8(self.bytes(i)) {
+            Ok(s) => Cell::Text(s),
+            Err(_) => Cell::BadUtf8,
+        }
+    }
+}
+
+/// A column of input cells: owned inputs, or an Arrow array read in place.
+#[derive(Debug, Clone, Copy)]
+pub enum Texts<'a> {
+    Inputs(&'a [Input]),
+    Arrow(ArrowTexts<'a>),
+}
+
+impl<'a> Texts<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            Texts::Inputs(v) => v.len(),
+            Texts::Arrow(a) => a.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn cell(&self, i: usize) -> Cell<'a> {
+        match self {
+            Texts::Inputs(v) => v[i].cell(),
+            Texts::Arrow(a) => a.cell(i),
+        }
+    }
+
+    /// Bytes of text in cell `i` (0 when missing), without validating it.
+    pub fn size(&self, i: usize) -> usize {
+        match self {
+            Texts::Inputs(v) => match &v[i] {
+                Input::Text(t) => t.len(),
+                _ => 0,
+            },
+            Texts::Arrow(a) if a.is_valid(i) => a.bytes(i).len(),
+            Texts::Arrow(_) => 0,
+        }
+    }
+}
+
+/// The buffers of an Arrow `large_string` array: `offsets` (n + 1), UTF-8 `data`, and a validity
+/// bitmap (bit set = present) with `nulls` unset bits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StringColumn {
+    pub offsets: Vec<i64>,
+    pub data: Vec<u8>,
+    pub validity: Vec<u8>,
+    pub nulls: usize,
+}
+
+impl StringColumn {
+    pub fn with_capacity(n: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        StringColumn {
+            offsets,
+            data: Vec::with_capacity(bytes),
+            validity: Vec::with_capacity(n.div_ceil(8)),
+            nulls: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn push(&mut self, s: Option<&str>) {
+        let i = self.len();
+        if i % 8 == 0 {
+            self.validity.push(0);
+        }
+        match s {
+            Some(t) => {
+                self.data.extend_from_slice(t.as_bytes());
+                self.validity[i / 8] |= 1 << (i % 8);
+            }
+            None => self.nulls += 1,
+        }
+        self.offsets.push(self.data.len() as i64);
+    }
+}
+
+impl<'s> FromIterator<Option<&'s str>> for StringColumn {
+    fn from_iter<I: IntoIterator<Item = Option<&'s str>>>(iter: I) -> Self {
+        let it = iter.into_iter();
+        let mut col = StringColumn::with_capacity(it.size_hint().0, 0);
+        for s in it {
+            col.push(s);
+        }
+        col
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_cells_read_in_place() {
+        let data = b"abc\xffxyz";
+        let offsets = [0i64, 3, 4, 4, 7];
+        let validity = [0b1101u8]; // item 1 missing
+        let t = ArrowTexts::new(&offsets, data, Some(&validity), 0).unwrap();
+        assert_eq!(t.len(), 4);
+        let cells: Vec<Cell> = (0..4).map(|i| t.cell(i)).collect();
+        assert_eq!(
+            cells,
+            [
+                Cell::Text("abc"),
+                Cell::Missing,
+                Cell::Text(""),
+                Cell::Text("xyz")
+            ]
+        );
+        let no_bitmap = ArrowTexts::new(&offsets, data, None, 0).unwrap();
+        assert_eq!(no_bitmap.cell(1), Cell::BadUtf8);
+        assert_eq!(Texts::Arrow(no_bitmap).size(1), 1);
+        assert_eq!(Texts::Arrow(t).size(1), 0);
+        // A sliced array: the bitmap starts at a bit offset.
+        let shifted = [0b1101u8 << 3, 0];
+        let s = ArrowTexts::new(&offsets, data, Some(&shifted), 3).unwrap();
+        assert_eq!((0..4).map(|i| s.cell(i)).collect::<Vec<_>>(), cells);
+    }
+
+    #[test]
+    fn bad_buffers_are_shape_errors() {
+        let data = b"abc";
+        for offsets in [&[0i64, 4][..], &[2, 1], &[-1, 2]] {
+            assert!(matches!(
+                ArrowTexts::new(offsets, data, None, 0),
+                Err(Error::Shape(_))
+            ));
+        }
+        assert!(matches!(
+            ArrowTexts::new(&[0; 10], data, Some(&[0xff]), 0),
+            Err(Error::Shape(_))
+        ));
+        assert!(ArrowTexts::new(&[], data, None, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn string_column_is_arrow_layout() {
+        let c: StringColumn = [Some("ab"), None, Some(""), Some("é")]
+            .into_iter()
+            .collect::<StringColumn>();
+        assert_eq!(c.offsets, [0, 2, 2, 2, 4]);
+        assert_eq!(c.data, "abé".as_bytes());
+        assert_eq!(c.validity, [0b1101]);
+        assert_eq!(c.nulls, 1);
+        let t = ArrowTexts::new(&c.offsets, &c.data, Some(&c.validity), 0).unwrap();
+        assert_eq!(t.cell(3), Cell::Text("é"));
+        assert_eq!(t.cell(1), Cell::Missing);
+    }
+}
