@@ -76,6 +76,15 @@ impl<'a> ArrowTexts<'a> {
         &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 
+    /// Bytes of text in cell `i` (0 when missing), without validating it.
+    pub fn size(&self, i: usize) -> usize {
+        if self.is_valid(i) {
+            self.bytes(i).len()
+        } else {
+            0
+        }
+    }
+
     pub fn cell(&self, i: usize) -> Cell<'a> {
         if !self.is_valid(i) {
             return Cell::Missing;
@@ -120,8 +129,7 @@ impl<'a> Texts<'a> {
                 Input::Text(t) => t.len(),
                 _ => 0,
             },
-            Texts::Arrow(a) if a.is_valid(i) => a.bytes(i).len(),
-            Texts::Arrow(_) => 0,
+            Texts::Arrow(a) => a.size(i),
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod config;
 pub mod equiv;
 pub mod error;
 pub mod extract;
+pub mod json_out;
 pub mod latex;
 mod names;
 pub mod number;

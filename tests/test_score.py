@@ -331,7 +331,7 @@ def test_console_script_runs_without_a_terminal(tmp_path):
     start=st.integers(0, 3),
 )
 def test_jsonl_writer_writes_what_json_dumps_writes(texts, flags, start):
-    """The Arrow-kernel JSON Lines writer against the slow reference: json.dumps per row."""
+    """The core's JSON Lines writer against the slow reference: json.dumps per row."""
     n = len(texts)
     b = pa.record_batch(
         {

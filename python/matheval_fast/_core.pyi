@@ -61,6 +61,7 @@ __all__ = [
     "equivalent",
     "extract_answer",
     "gsm8k_gold_answers",
+    "json_lines",
     "latex_equivalent",
     "parse_latex",
     "read_json_lines",
@@ -206,6 +207,13 @@ def check_batch(
     tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8], int],
     list[tuple[int, SympyPending]],
 ]: ...
+def json_lines(
+    columns: list[
+        tuple[str, Literal["text"], TextColumn, None]
+        | tuple[str, Literal["int"], npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]
+        | tuple[str, Literal["bool"], npt.NDArray[np.bool_], npt.NDArray[np.bool_] | None]
+    ],
+) -> npt.NDArray[np.uint8]: ...
 
 # ---- the engine and the parser (rust/bindings/equiv.rs, latex.rs) ----
 

@@ -37,6 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from matheval_fast import _core
 from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
     ResponseBatch,
@@ -418,51 +419,29 @@ def score_records(
     return ScoreReport(rows, tally, rejected)
 
 
-_CONTROL = "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]"
-_NEEDS_ESCAPE = '[\\x00-\\x1f"\\\\]'
+def jsonl_buffer(b: pa.RecordBatch) -> np.ndarray:
+    """A batch of flat columns (strings, integers, booleans; anything else as its text) as JSON
+    Lines, UTF-8, one object per row in column order: what ``json.dumps(row, ensure_ascii=False)``
+    per row gives, written by the core from the Arrow buffers (a uint8 array)."""
+    from matheval_fast.answer import _arrow_column
 
-
-def _json_text(arr: pa.Array) -> pa.Array:
-    """Each value as its JSON text (``null`` for null), computed by Arrow kernels, not per row in
-    Python: strings escaped and quoted, integers and booleans as literals."""
-    t = arr.type
-    if pa.types.is_boolean(t):
-        out = pc.if_else(arr, pa.scalar("true", pa.large_string()), pa.scalar("false", pa.large_string()))
-    elif pa.types.is_integer(t):
-        out = arr.cast(pa.large_string())
-    else:
-        raw = arr.cast(pa.large_string())
-        a = raw
-        q = pa.scalar('"', pa.large_string())
-        # One pass says whether the column needs escaping at all (numbers, reasons and paths never do).
-        escape = pc.any(pc.match_substring_regex(raw, _NEEDS_ESCAPE)).as_py()
-        if escape:
-            for old, new in (("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t")):
-                a = pc.replace_substring(a, old, new)
-        out = pc.binary_join_element_wise(q, a, q, pa.scalar("", pa.large_string()))
-        rare = pc.fill_null(pc.match_substring_regex(raw, _CONTROL), False) if escape else None
-        if rare is not None and pc.any(rare).as_py():  # json.dumps writes other controls as \u escapes
-            idx = np.flatnonzero(rare.to_numpy(zero_copy_only=False))
-            fixed = [json.dumps(arr[int(i)].as_py(), ensure_ascii=False) for i in idx]
-            out = pc.replace_with_mask(out, rare, pa.array(fixed, pa.large_string()))
-    return pc.fill_null(out.cast(pa.large_string()), pa.scalar("null", pa.large_string()))
+    cols: list[tuple[str, str, Any, Any]] = []
+    for name, arr in zip(b.schema.names, b.columns, strict=True):
+        t = arr.type
+        valid = None if arr.null_count == 0 else arr.is_valid().to_numpy(zero_copy_only=False)
+        if pa.types.is_boolean(t):
+            cols.append((name, "bool", arr.fill_null(False).to_numpy(zero_copy_only=False), valid))
+        elif pa.types.is_integer(t):
+            values = arr.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+            cols.append((name, "int", np.ascontiguousarray(values, dtype=np.int64), valid))
+        else:
+            cols.append((name, "text", _arrow_column(arr.cast(pa.large_string())), None))
+    return _core.json_lines(cols)
 
 
 def jsonl_bytes(b: pa.RecordBatch) -> bytes:
-    """A batch of flat columns (strings, integers, booleans) as JSON Lines, UTF-8, one object per row
-    in column order: what ``json.dumps(row, ensure_ascii=False)`` per row gives, at Arrow speed."""
-    if b.num_rows == 0:
-        return b""
-    pieces: list[Any] = []
-    for k, name in enumerate(b.schema.names):
-        key = ("{" if k == 0 else ", ") + json.dumps(name, ensure_ascii=False) + ": "
-        pieces.append(pa.scalar(key, pa.large_string()))
-        pieces.append(_json_text(b.column(k)))
-    pieces.append(pa.scalar("}\n", pa.large_string()))
-    rows = pc.binary_join_element_wise(*pieces, pa.scalar("", pa.large_string()))
-    bufs = rows.buffers()
-    offsets = np.frombuffer(bufs[1], dtype=np.int64)[rows.offset : rows.offset + len(rows) + 1]
-    return bufs[2].to_pybytes()[int(offsets[0]) : int(offsets[-1])] if bufs[2] is not None else b""
+    """:func:`jsonl_buffer` as bytes."""
+    return jsonl_buffer(b).tobytes()
 
 
 class _RowsWriter:
@@ -487,7 +466,7 @@ class _RowsWriter:
                 b = pa.Table.from_batches([b]).cast(self.schema).to_batches()[0]
             self.writer.write_batch(b)
             return
-        self.fh.write(jsonl_bytes(b))
+        self.fh.write(jsonl_buffer(b))
 
     def finish(self, schema: pa.Schema) -> None:
         """Complete the file (an input with no rows still gets a valid, empty file)."""

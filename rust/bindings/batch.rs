@@ -13,6 +13,8 @@ use super::verdict::{pending, SympyPending};
 use crate::batch;
 use crate::check::Input;
 use crate::column::{ArrowTexts, StringColumn, Texts};
+use crate::error::Error;
+use crate::json_out::{self, JsonColumn};
 use crate::verdict::Kind;
 
 /// A column of texts in Arrow's layout, read in place by the batch driver: the numpy views of an
@@ -245,11 +247,70 @@ fn check_batch<'py>(
     ))
 }
 
+/// Rows of flat columns as JSON Lines bytes (a uint8 array): what ``json.dumps(row,
+/// ensure_ascii=False)`` writes for each row, members in column order. ``columns`` is a list of
+/// ``(name, "text", TextColumn)``, ``(name, "int", int64 values, valid or None)`` or ``(name,
+/// "bool", bool values, valid or None)``, all of one length. The GIL is released while writing.
+#[pyfunction]
+fn json_lines<'py>(
+    py: Python<'py>,
+    columns: Vec<(String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)>,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    // Borrows first (each kept alive here), then the views the core reads.
+    enum Held<'py> {
+        Text(ArrowView<'py>),
+        Int(PyReadonlyArray1<'py, i64>, Option<PyReadonlyArray1<'py, bool>>),
+        Bool(PyReadonlyArray1<'py, bool>, Option<PyReadonlyArray1<'py, bool>>),
+    }
+    let mut held = Vec::with_capacity(columns.len());
+    for (name, kind, values, valid) in &columns {
+        let valid = || -> PyResult<Option<PyReadonlyArray1<'py, bool>>> {
+            valid.as_ref().map(|v| v.extract()).transpose()
+        };
+        held.push(match kind.as_str() {
+            "text" => {
+                let c = values.cast::<TextColumn>().map_err(|_| {
+                    PyTypeError::new_err(format!("column {name:?}: text values must be a TextColumn"))
+                })?;
+                Held::Text(ArrowView::of(py, c.get())?)
+            }
+            "int" => Held::Int(values.extract()?, valid()?),
+            "bool" => Held::Bool(values.extract()?, valid()?),
+            other => {
+                return Err(to_pyerr(Error::InvalidValue(format!(
+                    "column kind must be 'text', 'int' or 'bool', got {other:?}"
+                ))))
+            }
+        });
+    }
+    let mut views = Vec::with_capacity(held.len());
+    for ((name, ..), h) in columns.iter().zip(&held) {
+        views.push((
+            name.clone(),
+            match h {
+                Held::Text(a) => JsonColumn::Text(a.texts()?),
+                Held::Int(v, m) => JsonColumn::Int(v.as_slice()?, valid_slice(m)?),
+                Held::Bool(v, m) => JsonColumn::Bool(v.as_slice()?, valid_slice(m)?),
+            },
+        ));
+    }
+    let out = py.detach(|| json_out::write_rows(&views)).map_err(to_pyerr)?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+fn valid_slice<'a>(v: &'a Option<PyReadonlyArray1<'_, bool>>) -> PyResult<Option<&'a [bool]>> {
+    Ok(match v {
+        Some(a) => Some(a.as_slice()?),
+        None => None,
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // numpy's C API is loaded on first use, by running Python code; loaded here, a Ctrl-C pending at
     // the end of a batch cannot interrupt that import (which the numpy crate turns into a panic).
     PyArray1::<u8>::zeros(m.py(), 0, false);
     m.add_class::<TextColumn>()?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(json_lines, m)?)?;
     Ok(())
 }
