@@ -273,7 +273,7 @@ _ListColumn = tuple[Literal["list"], np.ndarray, _Buffer, int, np.ndarray, _Buff
 _NumberColumn = tuple[Literal["number"], np.ndarray, _Buffer, int, np.ndarray]
 
 def read_json_lines(
-    data: bytes | bytearray | memoryview, fields: list[tuple[str, FieldKind]], /
+    data: bytes | bytearray | memoryview | npt.NDArray[np.uint8], fields: list[tuple[str, FieldKind]], /
 ) -> tuple[
     np.ndarray,
     np.ndarray,
@@ -284,7 +284,7 @@ def read_json_lines(
     int,
 ]: ...
 def append_json_members(
-    data: bytes | bytearray | memoryview,
+    data: bytes | bytearray | memoryview | npt.NDArray[np.uint8],
     starts: np.ndarray,
     ends: np.ndarray,
     members: list[tuple[str, Literal["number", "bool", "text"], object]],

@@ -2,7 +2,7 @@
 //! that take over the Rust vectors, no copy: offsets, numbers, UTF-8 data, validity bitmaps), and
 //! the annotated copy.
 
-use numpy::{IntoPyArray, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyModule, PyTuple};
@@ -97,6 +97,12 @@ fn column_tuple<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyTuple>
 fn with_bytes<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return f(b.as_bytes());
+    }
+    // A uint8 numpy array (the chunk reader's view of its buffer): read in place. Under the abi3
+    // limited API a memoryview can only be read through a copy.
+    if let Ok(a) = data.cast::<PyArray1<u8>>() {
+        let ro = a.try_readonly()?;
+        return f(ro.as_slice()?);
     }
     if let Ok(b) = data.cast::<PyByteArray>() {
         return f(&b.to_vec());

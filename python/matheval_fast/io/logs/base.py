@@ -269,6 +269,16 @@ def element_indices(lists: pa.Array, rows: np.ndarray, k: np.ndarray) -> pa.Arra
     return pa.array(np.where(ok, idx, 0), type=pa.int64(), mask=~ok)
 
 
+def _is_identity(rows: np.ndarray, n: int) -> bool:
+    """Are ``rows`` exactly ``0..n`` (every record once, in order)? Then a take is the array itself."""
+    return len(rows) == n and (n == 0 or (rows[0] == 0 and bool((np.diff(rows) == 1).all())))
+
+
+def take_rows(arr: pa.Array, rows: np.ndarray) -> pa.Array:
+    """``arr.take(rows)``, without copying when ``rows`` is every row in order (the common case)."""
+    return arr if _is_identity(rows, len(arr)) else arr.take(pa.array(rows))
+
+
 def take_elements(lists: pa.Array, rows: np.ndarray, k: np.ndarray) -> pa.Array:
     """Element ``k[i]`` of list ``rows[i]`` for every i (null when the list is shorter or null)."""
     if isinstance(lists, pa.ChunkedArray):
@@ -276,8 +286,11 @@ def take_elements(lists: pa.Array, rows: np.ndarray, k: np.ndarray) -> pa.Array:
     if not (pa.types.is_list(lists.type) or pa.types.is_large_list(lists.type)):
         # A scalar where a list was expected: it is its own first (and only) element.
         ok = k == 0
-        vals = lists.take(pa.array(rows))
-        return pc.if_else(pa.array(ok), vals, pa.nulls(len(rows), vals.type))
+        vals = take_rows(lists, rows)
+        return vals if ok.all() else pc.if_else(pa.array(ok), vals, pa.nulls(len(rows), vals.type))
+    if lists.null_count == 0 and not k.any() and _is_identity(rows, len(lists)):
+        if (_lengths(lists) == 1).all():  # one element per list: the values themselves, no copy
+            return lists.flatten()
     return lists.flatten().take(element_indices(lists, rows, k))
 
 
@@ -381,7 +394,7 @@ def _per_row(values: pa.Array | None, rec: np.ndarray, k: np.ndarray, typ: pa.Da
     if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
         out = take_elements(values, rec, k)
     else:
-        out = values.take(pa.array(rec))
+        out = take_rows(values, rec)
     if typ == pa.large_string():
         return as_text(out)
     return out.cast(typ)
@@ -417,18 +430,17 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
         rec, k, response = rec[row], k[row], response.take(pa.array(row))
     else:
         alt = np.zeros(len(rec), dtype=np.int64)
-        gold = gl.take(pa.array(rec))
+        gold = take_rows(gl, rec)
     gold = gold_answer(as_text(gold))
-    rec_arr = pa.array(rec)
     cols: dict[str, pa.Array] = {
-        "task": pa.array([c.task] * len(rec), pa.string()),
+        "task": pa.repeat(pa.scalar(c.task, pa.string()), len(rec)),
         "filter": (
             pa.nulls(len(rec), pa.string())
             if c.filter is None
-            else as_text(c.filter.take(rec_arr)).cast(pa.string())
+            else as_text(take_rows(c.filter, rec)).cast(pa.string())
         ),
-        "model": pa.array([c.model] * len(rec), pa.string()),
-        "id": as_text(c.ids.take(rec_arr)).cast(pa.string()),
+        "model": pa.repeat(pa.scalar(c.model, pa.string()), len(rec)),
+        "id": as_text(take_rows(c.ids, rec)).cast(pa.string()),
         "record": pa.array(c.record[rec], pa.int64()),
         "position": pa.array(c.position[rec], pa.int64()),
         "sample": pa.array(k, pa.int32()),
@@ -446,7 +458,7 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
     for name, arr in c.passthrough.items():
         if name in cols:
             raise ValueError(f"id field {name!r} clashes with an output column of the same name")
-        cols[name] = arr.take(rec_arr)
+        cols[name] = take_rows(arr, rec)
     return pa.RecordBatch.from_pydict(cols)
 
 

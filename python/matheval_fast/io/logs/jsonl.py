@@ -32,8 +32,9 @@ Kind = FieldKind
 
 def read_chunks(
     path: Path, chunk_bytes: int, slots: int = 3, opener: Callable[[Path], IO[bytes]] = open_binary
-) -> Iterator[memoryview]:
-    """Chunks of whole lines, about ``chunk_bytes`` each (the last line may lack its newline).
+) -> Iterator[np.ndarray]:
+    """Chunks of whole lines, about ``chunk_bytes`` each (the last line may lack its newline), as
+    uint8 numpy arrays, which the core reads in place.
 
     Chunks are views into a small ring of reused buffers (fresh memory per chunk costs more in page
     faults than the parsing it feeds): a chunk's bytes stay valid until ``slots - 1`` more chunks
@@ -58,7 +59,7 @@ def read_chunks(
                 n += got
             if n == n0:
                 if n0:
-                    yield view[:n0]
+                    yield np.frombuffer(buf, dtype=np.uint8, count=n0)
                 return
             cut = buf.rfind(b"\n", 0, n)
             if cut < 0 and n == len(buf):
@@ -66,7 +67,7 @@ def read_chunks(
                 continue
             end = n if cut < 0 else cut + 1
             carry = bytes(view[end:n])
-            yield view[:end]
+            yield np.frombuffer(buf, dtype=np.uint8, count=end)
             k += 1
 
 
@@ -140,7 +141,7 @@ class Chunk:
     """One chunk's records: where they are and the requested fields (``data``: the chunk's bytes,
     valid as long as :func:`read_chunks` says)."""
 
-    data: bytes | memoryview
+    data: bytes | np.ndarray
     first_line: int
     lines: np.ndarray  # 1-based line numbers of the good records
     starts: np.ndarray
@@ -172,13 +173,13 @@ class Chunk:
         )
 
 
-def fields_of(chunk: bytes | memoryview, first: int, fields: Sequence[tuple[str, Kind]]) -> Chunk:
+def fields_of(chunk: bytes | np.ndarray, first: int, fields: Sequence[tuple[str, Kind]]) -> Chunk:
     """Read the requested ``(dotted path, kind)`` fields of every line of a chunk whose first line
     is line number ``first`` (1-based)."""
     return _chunk(chunk, _core.read_json_lines(chunk, list(fields)), first, fields)
 
 
-def _chunk(data: bytes | memoryview, parsed: tuple, first: int, fields: Sequence[tuple[str, Kind]]) -> Chunk:
+def _chunk(data: bytes | np.ndarray, parsed: tuple, first: int, fields: Sequence[tuple[str, Kind]]) -> Chunk:
     lines, starts, ends, bad, cols, tag_names, line_count = parsed
     out: dict[str, Field] = {}
     for (path, _kind), col in zip(fields, cols, strict=True):
@@ -204,7 +205,7 @@ def parsed_chunks(path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind
     chunks = read_chunks(path, chunk_bytes)
     wanted = list(fields)
 
-    def job() -> tuple[memoryview, tuple] | None:
+    def job() -> tuple[np.ndarray, tuple] | None:
         data = next(chunks, None)
         return None if data is None else (data, _core.read_json_lines(data, wanted))
 
