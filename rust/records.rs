@@ -14,6 +14,8 @@ use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
+use crate::check::Cell;
+use crate::column::Texts;
 use crate::names::str_enum;
 
 /// One step of a field path.
@@ -877,17 +879,47 @@ fn push_text(offsets: &mut Vec<i64>, data: &mut Vec<u8>, valid: &mut Vec<bool>, 
     offsets.push(data.len() as i64);
 }
 
-/// A value appended to a record by [`append_members`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Member {
+/// A value appended to a record by [`append_members`], one per record.
+#[derive(Debug, Clone)]
+pub enum Member<'a> {
     Number(Vec<Option<f64>>),
-    Text(Vec<Option<String>>),
+    /// Texts read in place (an Arrow column) or owned; missing is `null`.
+    Text(Texts<'a>),
     Bool(Vec<Option<bool>>),
+}
+
+impl Member<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Member::Number(v) => v.len(),
+            Member::Text(v) => v.len(),
+            Member::Bool(v) => v.len(),
+        }
+    }
 }
 
 fn write_json_string(out: &mut Vec<u8>, s: &str) {
     // serde_json's own escaping: the copy stays valid JSON whatever the model wrote.
     serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
+}
+
+/// Shape errors of [`append_members`]' arguments (checked once, before any record is written).
+pub fn check_members(starts: &[u64], ends: &[u64], members: &[(String, Member)]) -> crate::Result<()> {
+    let n = starts.len();
+    if ends.len() != n {
+        return Err(crate::Error::Shape(
+            "starts and ends differ in length".into(),
+        ));
+    }
+    for (key, m) in members {
+        if m.len() != n {
+            return Err(crate::Error::Shape(format!(
+                "member {key:?} has {} values for {n} records",
+                m.len()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Rewrite records as JSON Lines with members appended: record `i` is `data[starts[i]..ends[i]]`,
@@ -899,48 +931,33 @@ pub fn append_members(
     ends: &[u64],
     members: &[(String, Member)],
 ) -> crate::Result<Vec<u8>> {
-    let n = starts.len();
-    if ends.len() != n {
-        return Err(crate::Error::Shape(
-            "starts and ends differ in length".into(),
-        ));
-    }
-    for (key, m) in members {
-        let len = match m {
-            Member::Number(v) => v.len(),
-            Member::Text(v) => v.len(),
-            Member::Bool(v) => v.len(),
-        };
-        if len != n {
-            return Err(crate::Error::Shape(format!(
-                "member {key:?} has {len} values for {n} records"
-            )));
-        }
-    }
-    // The records' bytes plus the members: sized once, so the copy never reallocates (growing by
-    // doubling re-copied the output and faulted in fresh pages several times per chunk).
-    // Each member adds `, "key": value` to every record (escapes aside: this is a capacity).
-    let member_bytes: usize = members
+    check_members(starts, ends, members)?;
+    let mut out = Vec::new();
+    append_members_into(&mut out, data, starts, ends, members, 0..starts.len())?;
+    Ok(out)
+}
+
+/// [`append_members`] for the records in `range`, appended to `out` (a caller writing a big log
+/// reuses one buffer for pieces of it: fresh memory for a whole chunk's copy costs page faults).
+/// The arguments must have passed [`check_members`].
+pub fn append_members_into(
+    out: &mut Vec<u8>,
+    data: &[u8],
+    starts: &[u64],
+    ends: &[u64],
+    members: &[(String, Member)],
+    range: std::ops::Range<usize>,
+) -> crate::Result<()> {
+    let keys: Vec<Vec<u8>> = members
         .iter()
-        .map(|(key, m)| {
-            n * (key.len() + 6)
-                + match m {
-                    Member::Number(_) => n * 24,
-                    Member::Bool(_) => n * 5,
-                    Member::Text(v) => v
-                        .iter()
-                        .map(|s| s.as_ref().map_or(4, |s| s.len() + 2))
-                        .sum(),
-                }
+        .map(|(key, _)| {
+            let mut k = Vec::new();
+            write_json_string(&mut k, key);
+            k.extend_from_slice(b": ");
+            k
         })
-        .sum();
-    let span: usize = starts
-        .iter()
-        .zip(ends)
-        .map(|(&a, &b)| (b.saturating_sub(a)) as usize)
-        .sum();
-    let mut out = Vec::with_capacity(span + member_bytes + 2 * n);
-    for i in 0..n {
+        .collect();
+    for i in range {
         let (a, b) = (starts[i] as usize, ends[i] as usize);
         if a >= b || b > data.len() || data[b - 1] != b'}' {
             return Err(crate::Error::InvalidValue(format!(
@@ -950,22 +967,27 @@ pub fn append_members(
         let body = &data[a..b - 1];
         out.extend_from_slice(body);
         let empty = body[1..].iter().all(u8::is_ascii_whitespace);
-        for (k, (key, m)) in members.iter().enumerate() {
+        for (k, ((_, m), key)) in members.iter().zip(&keys).enumerate() {
             if !(empty && k == 0) {
                 out.extend_from_slice(b", ");
             }
-            write_json_string(&mut out, key);
-            out.extend_from_slice(b": ");
+            out.extend_from_slice(key);
             match m {
                 Member::Number(v) => match v[i] {
                     Some(x) if x.is_finite() => {
-                        serde_json::to_writer(&mut out, &x).expect("finite floats serialise");
+                        serde_json::to_writer(&mut *out, &x).expect("finite floats serialise");
                     }
                     _ => out.extend_from_slice(b"null"),
                 },
-                Member::Text(v) => match &v[i] {
-                    Some(s) => write_json_string(&mut out, s),
-                    None => out.extend_from_slice(b"null"),
+                Member::Text(v) => match v.cell(i) {
+                    Cell::Text(s) => write_json_string(out, s),
+                    Cell::Missing => out.extend_from_slice(b"null"),
+                    Cell::BadUtf8 => {
+                        return Err(crate::Error::InvalidValue(format!(
+                            "member {:?}, record {i}: not UTF-8",
+                            members[k].0
+                        )))
+                    }
                 },
                 Member::Bool(v) => out.extend_from_slice(match v[i] {
                     Some(true) => b"true",
@@ -976,7 +998,7 @@ pub fn append_members(
         }
         out.extend_from_slice(b"}\n");
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1247,6 +1269,7 @@ mod tests {
 
     #[test]
     fn members_are_appended_byte_for_byte() {
+        use crate::check::Input;
         let data = b"{\"x\": 1}\n{ }\n";
         let r = read_json_lines(data, &[]);
         let out = append_members(
@@ -1257,7 +1280,10 @@ mod tests {
                 ("score".into(), Member::Number(vec![Some(1.0), None])),
                 (
                     "why".into(),
-                    Member::Text(vec![Some("a \"q\"\n".into()), None]),
+                    Member::Text(Texts::Inputs(&[
+                        Input::Text("a \"q\"\n".into()),
+                        Input::Missing,
+                    ])),
                 ),
                 ("ok".into(), Member::Bool(vec![Some(true), Some(false)])),
             ],

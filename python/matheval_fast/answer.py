@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from matheval_fast import _core
+from matheval_fast._columns import string_array, text_column
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
@@ -368,48 +369,9 @@ def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
     return pa.array(names, pa.string()).take(pa.array(codes, pa.uint8()))
 
 
-def _extracted_array(buffers: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> pa.Array:
-    """The core's extracted answers (an Arrow large-string array's buffers) as a pyarrow array."""
-    import pyarrow as pa
-
-    offsets, data, validity, nulls = buffers
-    return pa.Array.from_buffers(
-        pa.large_string(),
-        len(offsets) - 1,
-        [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
-        null_count=nulls,
-    )
-
-
 def _is_arrow(x: object) -> bool:
     mod = type(x).__module__
     return mod.startswith("pyarrow")
-
-
-def _arrow_column(ch: Any) -> Any:
-    """One pyarrow string array as a core TextColumn, read from its buffers (no Python strings)."""
-    import pyarrow as pa
-
-    if pa.types.is_string(ch.type):
-        ch = ch.cast(pa.large_string())
-    elif pa.types.is_binary(ch.type):
-        ch = ch.cast(pa.large_binary())
-    elif pa.types.is_null(ch.type):
-        ch = pa.nulls(len(ch), type=pa.large_string())
-    elif not (pa.types.is_large_string(ch.type) or pa.types.is_large_binary(ch.type)):
-        raise TypeError(f"arrow arrays must hold strings, got {ch.type}")
-    validity, offsets, data = ch.buffers()[:3]
-    if offsets is None:  # an empty array may have no offsets buffer
-        off = np.zeros(1, dtype=np.int64)
-    else:
-        off = np.frombuffer(offsets, dtype=np.int64)[ch.offset : ch.offset + len(ch) + 1]
-    # Views of Arrow's buffers, not copies: the core reads the cells where they are.
-    return _core.TextColumn.from_arrow(
-        off,
-        np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8),
-        np.frombuffer(validity, dtype=np.uint8) if validity is not None and ch.null_count else None,
-        ch.offset,
-    )
 
 
 def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
@@ -419,7 +381,7 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
             x = x.combine_chunks()
         if not hasattr(x, "buffers"):
             raise TypeError(f"{name}: unsupported pyarrow object {type(x).__name__}")
-        return [_arrow_column(x.slice(i, chunk)) for i in range(0, len(x), chunk)] or [[]]
+        return [text_column(x.slice(i, chunk)) for i in range(0, len(x), chunk)] or [[]]
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of str, not a single {type(x).__name__}")
     if isinstance(x, np.ndarray):
@@ -555,14 +517,14 @@ def check_batch(
         bar.close()
     if len(parts) == 1:
         correct, reason, path, extracted, pending = parts[0][1]
-        extracted_arr = _extracted_array(extracted)
+        extracted_arr = string_array(extracted)
     else:
         import pyarrow as pa
 
         correct = np.concatenate([p[1][0] for p in parts])
         reason = np.concatenate([p[1][1] for p in parts])
         path = np.concatenate([p[1][2] for p in parts])
-        extracted_arr = pa.concat_arrays([_extracted_array(p[1][3]) for _, p in parts])
+        extracted_arr = pa.concat_arrays([string_array(p[1][3]) for _, p in parts])
         pending = []
         for off, p in parts:
             pending.extend((off + i, v) for i, v in p[4])

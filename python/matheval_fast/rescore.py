@@ -588,16 +588,9 @@ def rescore(
                     _accumulate(groups, reader, b, view, o)
                     items.write(_item_columns(b, view, o.keep_response))
                     if copy is not None:
-                        reasons = (
-                            b.column(b.schema.get_field_index("reason"))
-                            .take(pa.array(view.rep_row))
-                            .to_pylist()
-                        )
-                        extracted = (
-                            b.column(b.schema.get_field_index("extracted"))
-                            .take(pa.array(view.rep_row))
-                            .to_pylist()
-                        )
+                        rep = pa.array(view.rep_row)
+                        reasons = b.column(b.schema.get_field_index("reason")).take(rep)
+                        extracted = b.column(b.schema.get_field_index("extracted")).take(rep)
                         records = b.column(b.schema.get_field_index("record")).to_numpy()[view.first_row]
                         copy.write(lb.context, records, view.ours, reasons, extracted)
                     rows_in_file += b.num_rows

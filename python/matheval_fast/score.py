@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast import _core
+from matheval_fast._columns import text_column
 from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
     ResponseBatch,
@@ -423,8 +424,6 @@ def jsonl_buffer(b: pa.RecordBatch) -> np.ndarray:
     """A batch of flat columns (strings, integers, booleans; anything else as its text) as JSON
     Lines, UTF-8, one object per row in column order: what ``json.dumps(row, ensure_ascii=False)``
     per row gives, written by the core from the Arrow buffers (a uint8 array)."""
-    from matheval_fast.answer import _arrow_column
-
     cols: list[tuple[str, str, Any, Any]] = []
     for name, arr in zip(b.schema.names, b.columns, strict=True):
         t = arr.type
@@ -435,7 +434,7 @@ def jsonl_buffer(b: pa.RecordBatch) -> np.ndarray:
             values = arr.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
             cols.append((name, "int", np.ascontiguousarray(values, dtype=np.int64), valid))
         else:
-            cols.append((name, "text", _arrow_column(arr.cast(pa.large_string())), None))
+            cols.append((name, "text", text_column(arr.cast(pa.large_string())), None))
     return _core.json_lines(cols)
 
 

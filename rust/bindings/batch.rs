@@ -20,7 +20,7 @@ use crate::verdict::Kind;
 /// A column of texts in Arrow's layout, read in place by the batch driver: the numpy views of an
 /// Arrow large-string (or large-binary) array's buffers, held (and so kept alive) here.
 #[pyclass(frozen, module = "matheval_fast._core", name = "TextColumn")]
-pub struct TextColumn {
+pub(crate) struct TextColumn {
     offsets: Py<PyArray1<i64>>,
     data: Py<PyArray1<u8>>,
     validity: Option<Py<PyArray1<u8>>>,
@@ -60,7 +60,7 @@ impl TextColumn {
 }
 
 /// Read-only borrows of a `TextColumn`'s arrays for the length of one call.
-struct ArrowView<'py> {
+pub(crate) struct ArrowView<'py> {
     offsets: PyReadonlyArray1<'py, i64>,
     data: PyReadonlyArray1<'py, u8>,
     validity: Option<PyReadonlyArray1<'py, u8>>,
@@ -68,7 +68,7 @@ struct ArrowView<'py> {
 }
 
 impl<'py> ArrowView<'py> {
-    fn of(py: Python<'py>, c: &TextColumn) -> PyResult<Self> {
+    pub(crate) fn of(py: Python<'py>, c: &TextColumn) -> PyResult<Self> {
         let ro = |a: &Py<PyArray1<u8>>| -> PyResult<PyReadonlyArray1<'py, u8>> {
             Ok(a.bind(py).try_readonly()?)
         };
@@ -80,7 +80,7 @@ impl<'py> ArrowView<'py> {
         })
     }
 
-    fn texts(&self) -> PyResult<ArrowTexts<'_>> {
+    pub(crate) fn texts(&self) -> PyResult<ArrowTexts<'_>> {
         let validity = match &self.validity {
             Some(v) => Some(v.as_slice()?),
             None => None,

@@ -10,6 +10,9 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyModule, PyTuple};
 use super::convert::vocabulary;
 use super::error::to_pyerr;
 use crate::error::Error;
+use super::batch::{ArrowView, TextColumn};
+use crate::check::Input;
+use crate::column::Texts;
 use crate::records::{self, Column, Field, Member, Want};
 
 /// LSB-first validity bitmap (Arrow's layout) and its null count.
@@ -179,7 +182,8 @@ fn read_json_lines<'py>(
 
 /// The records ``data[starts[i]:ends[i]]`` (JSON objects) as JSON Lines with ``"key": value``
 /// members added before each closing brace; everything else byte for byte. Values: ``number``
-/// float64 array (NaN = null), ``bool`` int8 array (1, 0, -1 = null), ``text`` list of str/None.
+/// float64 array (NaN = null), ``bool`` int8 array (1, 0, -1 = null), ``text`` a TextColumn (an
+/// Arrow string array, read in place) or a list of str/None.
 /// With ``append_to`` (a file path) the lines are appended to that file and the byte count
 /// returned.
 #[pyfunction]
@@ -192,13 +196,20 @@ fn append_json_members<'py>(
     members: &Bound<'py, PyList>,
     append_to: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut ms = Vec::with_capacity(members.len());
+    // Values first (text columns borrowed from their arrays, held here), then the members.
+    enum Values<'py> {
+        Number(Vec<Option<f64>>),
+        Bool(Vec<Option<bool>>),
+        Arrow(ArrowView<'py>),
+        Texts(Vec<Input>),
+    }
+    let mut held = Vec::with_capacity(members.len());
     for item in members.iter() {
         let (key, kind, values): (String, String, Bound<'py, PyAny>) = item.extract()?;
-        let m = match kind.as_str() {
+        let v = match kind.as_str() {
             "number" => {
                 let a: PyReadonlyArray1<'py, f64> = values.extract()?;
-                Member::Number(
+                Values::Number(
                     a.as_array()
                         .iter()
                         .map(|&x| (!x.is_nan()).then_some(x))
@@ -207,47 +218,85 @@ fn append_json_members<'py>(
             }
             "bool" => {
                 let a: PyReadonlyArray1<'py, i8> = values.extract()?;
-                Member::Bool(
+                Values::Bool(
                     a.as_array()
                         .iter()
                         .map(|&x| (x >= 0).then_some(x > 0))
                         .collect(),
                 )
             }
-            "text" => Member::Text(values.extract::<Vec<Option<String>>>().map_err(|_| {
-                PyTypeError::new_err(format!("member {key:?}: text values must be str or None"))
-            })?),
+            "text" => match values.cast::<TextColumn>() {
+                Ok(c) => Values::Arrow(ArrowView::of(py, c.get())?),
+                Err(_) => {
+                    let texts = values.extract::<Vec<Option<String>>>().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "member {key:?}: text values must be a TextColumn or a list of str or None"
+                        ))
+                    })?;
+                    Values::Texts(
+                        texts
+                            .into_iter()
+                            .map(|t| t.map_or(Input::Missing, Input::Text))
+                            .collect(),
+                    )
+                }
+            },
             other => {
                 return Err(to_pyerr(Error::InvalidValue(format!(
                     "member kind must be 'number', 'bool' or 'text', got {other:?}"
                 ))))
             }
         };
-        ms.push((key, m));
+        held.push((key, v));
     }
-    let s = starts.as_slice()?.to_vec();
-    let e = ends.as_slice()?.to_vec();
-    let out = with_bytes(data, |d| {
-        py.detach(|| records::append_members(d, &s, &e, &ms))
-            .map_err(to_pyerr)
-    })?;
-    match append_to {
-        // Written straight to the file: the copy of a big log never passes through Python.
+    let mut ms = Vec::with_capacity(held.len());
+    for (key, v) in &held {
+        ms.push((
+            key.clone(),
+            match v {
+                Values::Number(x) => Member::Number(x.clone()),
+                Values::Bool(x) => Member::Bool(x.clone()),
+                Values::Arrow(a) => Member::Text(Texts::Arrow(a.texts()?)),
+                Values::Texts(t) => Member::Text(Texts::Inputs(t)),
+            },
+        ));
+    }
+    let s = starts.as_slice()?;
+    let e = ends.as_slice()?;
+    records::check_members(s, e, &ms).map_err(to_pyerr)?;
+    with_bytes(data, |d| match &append_to {
+        // Written straight to the file, a few thousand records at a time through one reused
+        // buffer: the copy of a big log never passes through Python, nor through fresh memory.
         Some(path) => {
             use std::io::Write;
-            py.detach(|| {
-                std::fs::OpenOptions::new()
+            let io_err =
+                |e: std::io::Error| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()));
+            let written = py.detach(|| -> PyResult<usize> {
+                let mut f = std::fs::OpenOptions::new()
                     .append(true)
-                    .open(&path)
-                    .and_then(|mut f| f.write_all(&out))
-            })
-            .map_err(|e| {
-                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+                    .open(path)
+                    .map_err(io_err)?;
+                let mut buf = Vec::with_capacity(1 << 20);
+                let mut total = 0;
+                let n = s.len();
+                for a in (0..n).step_by(1024) {
+                    buf.clear();
+                    records::append_members_into(&mut buf, d, s, e, &ms, a..(a + 1024).min(n))
+                        .map_err(to_pyerr)?;
+                    f.write_all(&buf).map_err(io_err)?;
+                    total += buf.len();
+                }
+                Ok(total)
             })?;
-            Ok(out.len().into_pyobject(py)?.into_any())
+            Ok(written.into_pyobject(py)?.into_any())
         }
-        None => Ok(PyBytes::new(py, &out).into_any()),
-    }
+        None => {
+            let out = py
+                .detach(|| records::append_members(d, s, e, &ms))
+                .map_err(to_pyerr)?;
+            Ok(PyBytes::new(py, &out).into_any())
+        }
+    })
 }
 
 /// GSM8K-form golds (``solution\n#### 18``) reduced to their answer (the rest of the line

@@ -134,13 +134,14 @@ class CopyWriter(abc.ABC):
     """Writes a rescored copy of a log in its own format, one batch at a time.
 
     ``write(context, annotations)`` gets the batch's context and, per record of the batch (in
-    record order), ``score`` (float, NaN = none), ``reason`` and ``extracted`` (str or None).
+    record order), ``score`` (float, NaN = none), ``reason`` and ``extracted`` (Arrow string
+    arrays, null = none).
     ``close()`` finishes the file; the caller wraps the whole in an atomic rename.
     """
 
     @abc.abstractmethod
     def write(
-        self, context: Any, records: np.ndarray, score: np.ndarray, reason: list, extracted: list
+        self, context: Any, records: np.ndarray, score: np.ndarray, reason: pa.Array, extracted: pa.Array
     ) -> None:
         """Annotate the records ``records`` (indexes into the file) of one batch."""
 

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast import _core
+from matheval_fast._columns import text_column
 from matheval_fast._vocabulary import FieldKind
 from matheval_fast.io.logs.base import CopyWriter, first_line, open_binary
 
@@ -248,14 +249,14 @@ class JsonlCopyWriter(CopyWriter):
         pass
 
     def write(
-        self, context: Any, records: np.ndarray, score: np.ndarray, reason: list, extracted: list
+        self, context: Any, records: np.ndarray, score: np.ndarray, reason: pa.Array, extracted: pa.Array
     ) -> None:
         chunk: Chunk = context
         # `records` are file-level record indexes; the chunk lists its records in the same order.
         members = [
             (self.prefix, "number", np.ascontiguousarray(score, dtype=np.float64)),
-            (f"{self.prefix}_reason", "text", reason),
-            (f"{self.prefix}_extracted", "text", extracted),
+            (f"{self.prefix}_reason", "text", text_column(reason)),
+            (f"{self.prefix}_extracted", "text", text_column(extracted)),
         ]
         # Written by the core straight to the file: a big log's copy never passes through Python.
         _core.append_json_members(

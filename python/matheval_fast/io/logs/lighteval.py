@@ -242,11 +242,11 @@ class _ParquetCopy(CopyWriter):
         self.writer = pq.ParquetWriter(target, self.schema)
 
     def write(
-        self, context: Any, records: np.ndarray, score: np.ndarray, reason: list, extracted: list
+        self, context: Any, records: np.ndarray, score: np.ndarray, reason: pa.Array, extracted: pa.Array
     ) -> None:
         b: pa.RecordBatch = context
         arrays = [*b.columns, pa.array(score, pa.float64(), from_pandas=True)]
-        arrays += [pa.array(reason, pa.string()), pa.array(extracted, pa.string())]
+        arrays += [reason.cast(pa.string()), extracted.cast(pa.string())]
         self.writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
 
     def close(self, summary: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from matheval_fast.io.logs.base import (
     CopyWriter,
@@ -224,10 +225,11 @@ class _JsonCopy(CopyWriter):
                 self.written.add(k)
 
     def write(
-        self, context: Any, records: np.ndarray, score: np.ndarray, reason: list, extracted: list
+        self, context: Any, records: np.ndarray, score: np.ndarray, reason: pa.Array, extracted: pa.Array
     ) -> None:
         self._start()
-        for (_key, item), s, r, e in zip(context, score, reason, extracted, strict=True):
+        rows = zip(context, score, reason.to_pylist(), extracted.to_pylist(), strict=True)
+        for (_key, item), s, r, e in rows:
             out = dict(item)
             out["matheval_fast"] = {"score": None if np.isnan(s) else float(s), "reason": r, "extracted": e}
             self.fh.write(

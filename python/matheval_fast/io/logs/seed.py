@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from matheval_fast.io.logs.base import CopyWriter, LogBatch, LogReader, first_line, open_binary
 from matheval_fast.io.logs.jsonstream import JsonSyntaxError, iter_items
@@ -129,9 +130,10 @@ class _SeedCopy(CopyWriter):
         self.current = None
 
     def write(
-        self, context: Any, records: np.ndarray, score: np.ndarray, reason: list, extracted: list
+        self, context: Any, records: np.ndarray, score: np.ndarray, reason: pa.Array, extracted: pa.Array
     ) -> None:
-        for (index, item, _j), s, r, e in zip(context, score, reason, extracted, strict=True):
+        rows = zip(context, score, reason.to_pylist(), extracted.to_pylist(), strict=True)
+        for (index, item, _j), s, r, e in rows:
             if self.current is None or self.current[0] != index:
                 self._emit()
                 self.current = (index, item, [])

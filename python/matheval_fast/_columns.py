@@ -1,0 +1,49 @@
+"""Arrow string arrays to and from the core, by their buffers: no Python string per row.
+
+:func:`text_column` gives the core a view of an array's offsets, bytes and validity bitmap (numpy
+arrays over Arrow's memory, read in place while the GIL is released); :func:`string_array` wraps the
+buffers the core hands back (numpy arrays that own Rust's vectors) as a pyarrow array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from matheval_fast import _core
+
+__all__ = ["string_array", "text_column"]
+
+
+def text_column(arr: pa.Array) -> _core.TextColumn:
+    """One pyarrow string (or binary, or null) array as a core ``TextColumn``, without copying."""
+    if pa.types.is_string(arr.type):
+        arr = arr.cast(pa.large_string())
+    elif pa.types.is_binary(arr.type):
+        arr = arr.cast(pa.large_binary())
+    elif pa.types.is_null(arr.type):
+        arr = pa.nulls(len(arr), type=pa.large_string())
+    elif not (pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)):
+        raise TypeError(f"arrow arrays must hold strings, got {arr.type}")
+    validity, offsets, data = arr.buffers()[:3]
+    if offsets is None:  # an empty array may have no offsets buffer
+        off = np.zeros(1, dtype=np.int64)
+    else:
+        off = np.frombuffer(offsets, dtype=np.int64)[arr.offset : arr.offset + len(arr) + 1]
+    return _core.TextColumn.from_arrow(
+        off,
+        np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8),
+        np.frombuffer(validity, dtype=np.uint8) if validity is not None and arr.null_count else None,
+        arr.offset,
+    )
+
+
+def string_array(buffers: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> pa.Array:
+    """The core's ``(offsets, data, validity, null_count)`` as a pyarrow ``large_string`` array."""
+    offsets, data, validity, nulls = buffers
+    return pa.Array.from_buffers(
+        pa.large_string(),
+        len(offsets) - 1,
+        [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
+        null_count=nulls,
+    )
