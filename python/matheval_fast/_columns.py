@@ -47,3 +47,34 @@ def string_array(buffers: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> pa.
         [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
         null_count=nulls,
     )
+
+
+def numeric_array(values: np.ndarray) -> pa.Array:
+    """A 1-D numpy array of numbers or booleans as a pyarrow array, sharing its memory (booleans
+    are packed into bits).
+    (``pa.array(ndarray)`` asks pandas first whether it is a pandas object, importing pandas: a
+    fifth of a second at a command line's start.)"""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:  # Arrow packs booleans into bits
+        return pa.Array.from_buffers(
+            pa.bool_(), len(values), [None, pa.py_buffer(np.packbits(values, bitorder="little"))]
+        )
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+
+
+def values_of(arr: pa.Array, dtype: type = np.int64) -> np.ndarray:
+    """The values of a fixed-width Arrow array (offsets, integers; no nulls) as a read-only numpy
+    view, without ``to_numpy`` (which, like ``pa.array``, imports pandas to ask about it)."""
+    buf = arr.buffers()[1]
+    if buf is None:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(buf, dtype=dtype)[arr.offset : arr.offset + len(arr)]
+
+
+def mask_of(arr: pa.Array) -> np.ndarray:
+    """``arr.is_null()`` as a numpy bool array."""
+    if arr.null_count == 0:
+        return np.zeros(len(arr), dtype=bool)
+    bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+    valid = np.unpackbits(bits, bitorder="little", count=arr.offset + len(arr))[arr.offset :]
+    return valid == 0

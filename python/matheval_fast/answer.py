@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from matheval_fast import _core
-from matheval_fast._columns import string_array, text_column
+from matheval_fast._columns import numeric_array, string_array, text_column
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
@@ -354,7 +354,7 @@ class BatchResult:
 
         return pa.table(
             {
-                "correct": pa.array(self.correct, type=pa.bool_()),
+                "correct": numeric_array(self.correct.astype(np.bool_)),
                 "reason": _names(REASONS, self._reason_codes),
                 "extracted": self._extracted.cast(pa.string()),
                 "path": _names(PATHS, self._path_codes),
@@ -366,7 +366,7 @@ def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
     """``names[codes]`` as an Arrow string array, built by Arrow's take (no Python strings)."""
     import pyarrow as pa
 
-    return pa.array(names, pa.string()).take(pa.array(codes, pa.uint8()))
+    return pa.array(names, pa.string()).take(numeric_array(codes.astype(np.uint8)))
 
 
 def _is_arrow(x: object) -> bool:
@@ -524,7 +524,7 @@ def check_batch(
         correct = np.concatenate([p[1][0] for p in parts])
         reason = np.concatenate([p[1][1] for p in parts])
         path = np.concatenate([p[1][2] for p in parts])
-        extracted_arr = pa.concat_arrays([string_array(p[1][3]) for _, p in parts])
+        extracted_arr = pa.concat_arrays([string_array(p[3]) for _, p in parts])
         pending = []
         for off, p in parts:
             pending.extend((off + i, v) for i, v in p[4])

@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from matheval_fast._columns import numeric_array, values_of
 from matheval_fast._sympy.pool import check_timeout
 from matheval_fast._vocabulary import FiniteDecimals
 from matheval_fast.answer import Compat, EvalConfig, EvalPolicy, ExtractPolicy, Kind, check_batch
@@ -104,7 +105,7 @@ def check_by_type(
     m = len(responses)
     if types is not None and names and m:
         gid = pc.index_in(types, value_set=pa.array(names, pa.large_string()))
-        gid_np = gid.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        gid_np = values_of(gid.fill_null(-1), np.int32).astype(np.int64)
     else:
         gid_np = np.full(m, -1, dtype=np.int64)
     fallback = int((gid_np < 0).sum())
@@ -112,7 +113,6 @@ def check_by_type(
     order: list[np.ndarray] = []
     for g in np.unique(gid_np):
         idx = np.flatnonzero(gid_np == g)
-        ia = pa.array(idx)
         if g < 0:
             kw: dict[str, Any] = {"kinds": None, "config": auto_config}
         else:
@@ -123,9 +123,10 @@ def check_by_type(
                 "eval_policy": eval_policy,
                 "config": policies,
             }
+        ia = numeric_array(idx) if len(idx) < m else None
         res = check_batch(
-            responses.take(ia) if len(idx) < m else responses,
-            golds.take(ia) if len(idx) < m else golds,
+            responses if ia is None else responses.take(ia),
+            golds if ia is None else golds.take(ia),
             compat=compat,
             threads=threads,
             timeout=timeout,
@@ -141,5 +142,5 @@ def check_by_type(
     if len(parts) > 1:  # back to row order
         inverse = np.empty(m, dtype=np.int64)
         inverse[np.concatenate(order)] = np.arange(m, dtype=np.int64)
-        verdicts = verdicts.take(pa.array(inverse))
+        verdicts = verdicts.take(numeric_array(inverse))
     return verdicts.combine_chunks(), fallback

@@ -38,7 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matheval_fast import _core
-from matheval_fast._columns import text_column
+from matheval_fast._columns import mask_of, numeric_array, text_column, values_of
 from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
     ResponseBatch,
@@ -101,10 +101,10 @@ def _explode(b: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     a record with no response (null, or an empty list) still gets one row, with no response."""
     resp = b.column(1)
     n = len(resp)
-    offsets = resp.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = values_of(resp.offsets)
     lengths = np.diff(offsets)
     if resp.null_count:
-        lengths = np.where(resp.is_null().to_numpy(zero_copy_only=False), 0, lengths)
+        lengths = np.where(mask_of(resp), 0, lengths)
     per = np.maximum(lengths, 1)
     if n and bool((lengths == 1).all()):  # one response per record (the common case): no copies
         start = int(offsets[0])
@@ -159,7 +159,7 @@ def score_response_batch(
     ids = [b.schema.names[i] for i in range(6, b.num_columns)]
     cols: dict[str, pa.Array] = {
         "line": per_row(b.column(0)),
-        "prompt": pa.array(prompt, pa.int64()),
+        "prompt": numeric_array(prompt.astype(np.int64)),
         **{name: per_row(b.column(6 + k)) for k, name in enumerate(ids)},
         "type": types,
         "subtype": per_row(b.column(4)),

@@ -22,6 +22,7 @@ from typing import IO, Any
 import numpy as np
 import pyarrow as pa
 
+from matheval_fast._columns import numeric_array
 from matheval_fast.io.logs.base import arrow_path, as_text
 from matheval_fast.io.logs.jsonl import Chunk, fields_of, read_chunks
 
@@ -171,7 +172,7 @@ def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
     ch2 = ch.select(keep) if refused else ch
     f2 = ch2.fields
     arrays = [
-        pa.array(ch2.lines, pa.int64()),
+        numeric_array(ch2.lines.astype(np.int64)),
         f2[fields.response].array,
         f2[fields.gold].array,
         f2[fields.type].array,
@@ -286,7 +287,7 @@ def _texts(arr: pa.Array, path: str) -> pa.Array:
     t = arr.type
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         s = arr.cast(_TEXT)
-        offsets = pa.array(np.arange(len(s) + 1, dtype=np.int64))
+        offsets = numeric_array(np.arange(len(s) + 1, dtype=np.int64))
         return pa.LargeListArray.from_arrays(offsets, s, mask=s.is_null() if s.null_count else None)
     if (pa.types.is_list(t) or pa.types.is_large_list(t)) and (
         pa.types.is_string(t.value_type)
@@ -361,7 +362,7 @@ def normalise_arrow(
     line = (
         pa.nulls(n, pa.int64())
         if first_row is None
-        else pa.array(np.arange(first_row, first_row + n, dtype=np.int64))
+        else numeric_array(np.arange(first_row, first_row + n, dtype=np.int64))
     )
     arrays = [
         line,
