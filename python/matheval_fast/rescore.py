@@ -43,6 +43,7 @@ import pyarrow.compute as pc
 
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig
+from matheval_fast._pipeline import BackgroundWriter
 from matheval_fast._report.files import atomic_path, write_json
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._report.tables import markdown_table
@@ -566,7 +567,9 @@ def rescore(
             name = item_names(reader.path.name)
             item_path = out / "items" / (f"{name}.{o.items_format}")
             items_tmp = stack.enter_context(atomic_path(item_path))
-            items = _ItemsWriter(items_tmp, o.items_format)
+            items_file = _ItemsWriter(items_tmp, o.items_format)
+            # The per-item file is written in a thread while the next batch is scored.
+            items = BackgroundWriter(items_file.write)
             copy = None
             copy_target = None
             if o.copy:
@@ -586,7 +589,7 @@ def rescore(
                     b = _reduce_alternatives(b)
                     view = _record_view(b, o.agg)
                     _accumulate(groups, reader, b, view, o)
-                    items.write(_item_columns(b, view, o.keep_response))
+                    items(_item_columns(b, view, o.keep_response))
                     if copy is not None:
                         rep = pa.array(view.rep_row)
                         reasons = b.column(b.schema.get_field_index("reason")).take(rep)
@@ -595,9 +598,11 @@ def rescore(
                         copy.write(lb.context, records, view.ours, reasons, extracted)
                     rows_in_file += b.num_rows
                     bar.update(b.num_rows)
+                items.close()
             finally:
+                items.abandon()
                 bar.close()
-            items.close()
+            items_file.close()
             if copy is not None:
                 copy.close(_copy_summary(groups, reader, o))
                 outputs["rescored"].append(str(copy_target))

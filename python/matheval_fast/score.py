@@ -22,13 +22,10 @@ import contextlib
 import json
 import math
 import os
-import queue
-import threading
 import time
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -39,6 +36,7 @@ import pyarrow.compute as pc
 
 from matheval_fast import _core
 from matheval_fast._columns import mask_of, numeric_array, text_column, values_of
+from matheval_fast._pipeline import BackgroundWriter, prefetched
 from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
     ResponseBatch,
@@ -611,10 +609,10 @@ def score_file(
 
         # Reading and parsing the next batch, and writing the last one, overlap checking this one
         # (all three release the GIL); at most one batch waits on each side.
-        sink = _Background(write)
+        sink = BackgroundWriter(write)
         try:
             tally = _run(
-                _prefetched(batches),
+                prefetched(batches),
                 where=where,
                 config=config,
                 compat=compat,
@@ -648,62 +646,6 @@ def score_file(
         }
         write_json(summary_target, summary)
     return summary
-
-
-_END = object()
-
-
-def _prefetched(it: Iterator[ResponseBatch]) -> Iterator[ResponseBatch]:
-    """The items of ``it``, the next one produced in a background thread meanwhile."""
-    with ThreadPoolExecutor(1, thread_name_prefix="matheval-read") as ex:
-        fut = ex.submit(next, it, _END)
-        while True:
-            item = fut.result()
-            if item is _END:
-                return
-            fut = ex.submit(next, it, _END)
-            yield item  # type: ignore[misc]
-
-
-class _Background:
-    """Calls ``write`` on each item in a thread, in order, with at most one item queued; the
-    first error is raised by the next call or by :meth:`close`."""
-
-    def __init__(self, write: Any) -> None:
-        self.write = write
-        self.queue: queue.Queue[Any] = queue.Queue(maxsize=1)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._loop, name="matheval-write", daemon=True)
-        self.thread.start()
-
-    def _loop(self) -> None:
-        while True:
-            item = self.queue.get()
-            if item is _END:
-                return
-            if self.error is None:
-                try:
-                    self.write(item)
-                except BaseException as exc:  # handed to the caller's thread
-                    self.error = exc
-
-    def __call__(self, item: Any) -> None:
-        if self.error is not None:
-            raise self.error
-        self.queue.put(item)
-
-    def close(self) -> None:
-        """Wait for every item to be written; raise the writer's error if there was one."""
-        self.queue.put(_END)
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-
-    def abandon(self) -> None:
-        """Stop the thread after what is queued (after an error elsewhere; a no-op after close)."""
-        if self.thread.is_alive():
-            self.queue.put(_END)
-            self.thread.join()
 
 
 def _is_gzip(p: Path) -> bool:

@@ -1,0 +1,70 @@
+"""Overlap for the streaming commands (``score``, ``rescore``): the next batch is read, and the
+last one written, in background threads while the current one is checked. Reading, parsing,
+checking and writing all release the GIL, so on two cores they run at the same time."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+__all__ = ["BackgroundWriter", "prefetched"]
+
+T = TypeVar("T")
+
+_END = object()
+
+
+def prefetched(it: Iterator[T]) -> Iterator[T]:
+    """The items of ``it``, the next one produced in a background thread meanwhile."""
+    with ThreadPoolExecutor(1, thread_name_prefix="matheval-read") as ex:
+        fut = ex.submit(next, it, _END)
+        while True:
+            item = fut.result()
+            if item is _END:
+                return
+            fut = ex.submit(next, it, _END)
+            yield item  # type: ignore[misc]
+
+
+class BackgroundWriter:
+    """Calls ``write`` on each item in a thread, in order, with at most one item queued; the
+    first error is raised by the next call or by :meth:`close`."""
+
+    def __init__(self, write: Any) -> None:
+        self.write = write
+        self.queue: queue.Queue[Any] = queue.Queue(maxsize=1)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._loop, name="matheval-write", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is _END:
+                return
+            if self.error is None:
+                try:
+                    self.write(item)
+                except BaseException as exc:  # handed to the caller's thread
+                    self.error = exc
+
+    def __call__(self, item: Any) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(item)
+
+    def close(self) -> None:
+        """Wait for every item to be written; raise the writer's error if there was one."""
+        self.queue.put(_END)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def abandon(self) -> None:
+        """Stop the thread after what is queued (after an error elsewhere; a no-op after close)."""
+        if self.thread.is_alive():
+            self.queue.put(_END)
+            self.thread.join()
