@@ -2,8 +2,8 @@
 //! writes for each row, in one pass over the column buffers (the command line's per-item output;
 //! building each line with Arrow string kernels took as long as checking the rows).
 
-use crate::column::ArrowTexts;
 use crate::check::Cell;
+use crate::column::ArrowTexts;
 use crate::error::{Error, Result};
 
 /// One output column: values read in place, `valid[i] == false` (when given) meaning null.
@@ -102,7 +102,10 @@ mod tests {
         let t = ArrowTexts::new(&texts.offsets, &texts.data, Some(&texts.validity), 0).unwrap();
         let cols = [
             ("line".to_string(), JsonColumn::Int(&[1, 2], None)),
-            ("ok \"x\"".to_string(), JsonColumn::Bool(&[true, false], Some(&[true, false]))),
+            (
+                "ok \"x\"".to_string(),
+                JsonColumn::Bool(&[true, false], Some(&[true, false])),
+            ),
             ("text".to_string(), JsonColumn::Text(t)),
         ];
         let out = String::from_utf8(write_rows(&cols).unwrap()).unwrap();

@@ -904,7 +904,11 @@ fn write_json_string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Shape errors of [`append_members`]' arguments (checked once, before any record is written).
-pub fn check_members(starts: &[u64], ends: &[u64], members: &[(String, Member)]) -> crate::Result<()> {
+pub fn check_members(
+    starts: &[u64],
+    ends: &[u64],
+    members: &[(String, Member)],
+) -> crate::Result<()> {
     let n = starts.len();
     if ends.len() != n {
         return Err(crate::Error::Shape(

@@ -259,8 +259,14 @@ fn json_lines<'py>(
     // Borrows first (each kept alive here), then the views the core reads.
     enum Held<'py> {
         Text(ArrowView<'py>),
-        Int(PyReadonlyArray1<'py, i64>, Option<PyReadonlyArray1<'py, bool>>),
-        Bool(PyReadonlyArray1<'py, bool>, Option<PyReadonlyArray1<'py, bool>>),
+        Int(
+            PyReadonlyArray1<'py, i64>,
+            Option<PyReadonlyArray1<'py, bool>>,
+        ),
+        Bool(
+            PyReadonlyArray1<'py, bool>,
+            Option<PyReadonlyArray1<'py, bool>>,
+        ),
     }
     let mut held = Vec::with_capacity(columns.len());
     for (name, kind, values, valid) in &columns {
@@ -270,7 +276,9 @@ fn json_lines<'py>(
         held.push(match kind.as_str() {
             "text" => {
                 let c = values.cast::<TextColumn>().map_err(|_| {
-                    PyTypeError::new_err(format!("column {name:?}: text values must be a TextColumn"))
+                    PyTypeError::new_err(format!(
+                        "column {name:?}: text values must be a TextColumn"
+                    ))
                 })?;
                 Held::Text(ArrowView::of(py, c.get())?)
             }
@@ -294,7 +302,9 @@ fn json_lines<'py>(
             },
         ));
     }
-    let out = py.detach(|| json_out::write_rows(&views)).map_err(to_pyerr)?;
+    let out = py
+        .detach(|| json_out::write_rows(&views))
+        .map_err(to_pyerr)?;
     Ok(PyArray1::from_vec(py, out))
 }
 

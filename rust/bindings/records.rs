@@ -7,12 +7,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyModule, PyTuple};
 
+use super::batch::{ArrowView, TextColumn};
 use super::convert::vocabulary;
 use super::error::to_pyerr;
-use crate::error::Error;
-use super::batch::{ArrowView, TextColumn};
 use crate::check::Input;
 use crate::column::Texts;
+use crate::error::Error;
 use crate::records::{self, Column, Field, Member, Want};
 
 /// LSB-first validity bitmap (Arrow's layout) and its null count.
@@ -269,8 +269,9 @@ fn append_json_members<'py>(
         // buffer: the copy of a big log never passes through Python, nor through fresh memory.
         Some(path) => {
             use std::io::Write;
-            let io_err =
-                |e: std::io::Error| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()));
+            let io_err = |e: std::io::Error| {
+                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+            };
             let written = py.detach(|| -> PyResult<usize> {
                 let mut f = std::fs::OpenOptions::new()
                     .append(true)
