@@ -247,6 +247,9 @@ fn check_batch<'py>(
     ))
 }
 
+/// `(name, kind, values, valid)` of one `json_lines` column.
+type JsonLinesColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
+
 /// Rows of flat columns as JSON Lines bytes (a uint8 array): what ``json.dumps(row,
 /// ensure_ascii=False)`` writes for each row, members in column order. ``columns`` is a list of
 /// ``(name, "text", TextColumn)``, ``(name, "int", int64 values, valid or None)`` or ``(name,
@@ -254,7 +257,7 @@ fn check_batch<'py>(
 #[pyfunction]
 fn json_lines<'py>(
     py: Python<'py>,
-    columns: Vec<(String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)>,
+    columns: Vec<JsonLinesColumn<'py>>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
     // Borrows first (each kept alive here), then the views the core reads.
     enum Held<'py> {
