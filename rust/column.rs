@@ -72,6 +72,15 @@ impl<'a> ArrowTexts<'a> {
         }
     }
 
+    /// The bytes of cell `i` as stored (empty for a missing cell), whether UTF-8 or not.
+    pub fn raw(&self, i: usize) -> &'a [u8] {
+        if self.is_valid(i) {
+            self.bytes(i)
+        } else {
+            &[]
+        }
+    }
+
     fn bytes(&self, i: usize) -> &'a [u8] {
         &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }

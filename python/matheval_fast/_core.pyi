@@ -292,8 +292,8 @@ def append_json_members(
     append_to: str | None = None,
 ) -> bytes | int: ...
 def gsm8k_gold_answers(
-    offsets: np.ndarray, data: bytes, validity: bytes | None, offset: int, /
-) -> tuple[np.ndarray, np.ndarray]: ...
+    column: TextColumn,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], bool]: ...
 
 # ---- protocol B: unanswerable problems (rust/bindings/unanswerable.rs) ----
 

@@ -301,49 +301,47 @@ fn append_json_members<'py>(
 }
 
 /// GSM8K-form golds (``solution\n#### 18``) reduced to their answer (the rest of the line
-/// after the last ``####``, trimmed, when it starts like a number), others unchanged, over an
-/// Arrow ``large_string`` array's buffers; returns the new ``(offsets, data)`` (nulls stay).
+/// after the last ``####``, trimmed, when it starts like a number), others unchanged, over a
+/// ``TextColumn`` (an Arrow string array, read in place); returns the new ``(offsets, data,
+/// changed)`` (null cells stay empty: the caller keeps the array's validity), ``changed`` False
+/// when no gold was in that form.
 // The reduction is `crate::check::gsm8k_answer`, the one the checker uses.
 #[pyfunction]
-#[pyo3(signature = (offsets, data, validity, offset, /))]
 fn gsm8k_gold_answers<'py>(
     py: Python<'py>,
-    offsets: PyReadonlyArray1<'py, i64>,
-    data: &[u8],
-    validity: Option<&[u8]>,
-    offset: usize,
+    column: &Bound<'py, TextColumn>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let off = offsets.as_slice()?.to_vec();
-    let n = off.len().saturating_sub(1);
-    let (new_off, new_data) = py.detach(|| {
+    let view = ArrowView::of(py, column.get())?;
+    let texts = view.texts()?;
+    let (new_off, new_data, changed) = py.detach(|| {
+        let n = texts.len();
         let mut o = Vec::with_capacity(n + 1);
-        let mut d = Vec::with_capacity(data.len() / 8);
+        let mut d = Vec::new();
+        let mut changed = false;
         o.push(0i64);
         for i in 0..n {
-            let valid = validity.is_none_or(|v| {
-                let bit = offset + i;
-                v.get(bit / 8).is_some_and(|b| b & (1 << (bit % 8)) != 0)
-            });
-            let (a, b) = (off[i] as usize, off[i + 1] as usize);
-            if valid && a <= b && b <= data.len() {
-                let cell = &data[a..b];
-                match std::str::from_utf8(cell)
-                    .ok()
-                    .and_then(crate::check::gsm8k_answer)
-                {
-                    Some(ans) => d.extend_from_slice(ans.as_bytes()),
-                    None => d.extend_from_slice(cell),
-                }
+            match texts.cell(i) {
+                crate::check::Cell::Text(t) => match crate::check::gsm8k_answer(t) {
+                    Some(ans) => {
+                        changed = true;
+                        d.extend_from_slice(ans.as_bytes());
+                    }
+                    None => d.extend_from_slice(t.as_bytes()),
+                },
+                // Not UTF-8: the checker's `error`, from the same bytes; keep them.
+                crate::check::Cell::BadUtf8 => d.extend_from_slice(texts.raw(i)),
+                crate::check::Cell::Missing => {}
             }
             o.push(d.len() as i64);
         }
-        (o, d)
+        (o, d, changed)
     });
     PyTuple::new(
         py,
         [
             new_off.into_pyarray(py).into_any(),
             new_data.into_pyarray(py).into_any(),
+            pyo3::types::PyBool::new(py, changed).to_owned().into_any(),
         ],
     )
 }
