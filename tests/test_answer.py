@@ -8,7 +8,10 @@ from pathlib import Path
 
 import matheval_fast as mf
 import numpy as np
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answer_check"
 
@@ -228,7 +231,6 @@ BAD_TIMEOUTS = [float("nan"), float("inf"), -float("inf"), 0, -1.5, "5", True, [
 @pytest.mark.parametrize("bad", BAD_TIMEOUTS)
 def test_timeout_is_checked_before_any_work(bad, monkeypatch):
     """nan/inf/non-positive/non-numeric timeouts are refused by every entry point, before the core runs."""
-    import pyarrow as pa
     from matheval_fast import _core, arrow, score
 
     def no_work(*args, **kwargs):
@@ -266,3 +268,36 @@ def test_good_timeouts_are_accepted():
     assert mf.check("The answer is: 2", "2", timeout=1).correct
     assert mf.verify("2", "2.0", timeout=0.5)
     assert mf.check_batch(["The answer is: 2"], ["2"], timeout=np.float64(3.0)).correct.all()
+
+
+_CELLS = st.one_of(
+    st.none(),
+    st.sampled_from(["The answer is: 4", "so \\boxed{5}.", "#### 6", "", "x = 7", "é 8"]),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    resp=st.lists(_CELLS, min_size=0, max_size=30),
+    golds=st.lists(st.sampled_from(["4", "5", "6", "7", "8", None, ""]), min_size=30, max_size=30),
+    start=st.integers(0, 5),
+    large=st.booleans(),
+)
+def test_arrow_columns_read_in_place_give_the_lists_verdicts(resp, golds, start, large):
+    """check_batch reads Arrow string arrays from their buffers (offsets, bytes, validity; sliced
+    arrays keep their offset): verdicts, reasons and extractions equal the list path's and check's."""
+    gold = golds[: len(resp)]
+    typ = pa.large_string() if large else pa.string()
+    arr_r = pa.array(["pad"] * start + resp, typ).slice(start)
+    arr_g = pa.array(["pad"] * start + gold, typ).slice(start)
+    a = mf.check_batch(arr_r, arr_g)
+    b = mf.check_batch(resp, gold)
+    assert a.correct.tolist() == b.correct.tolist()
+    assert a.reason.tolist() == b.reason.tolist()
+    assert a.path.tolist() == b.path.tolist()
+    assert a.extracted.tolist() == b.extracted.tolist()
+    assert a.to_arrow().equals(b.to_arrow())
+    for i, (r, g) in enumerate(zip(resp, gold, strict=True)):
+        if r is not None and g is not None:
+            assert a.verdict(i) == mf.check(r, g)

@@ -296,7 +296,15 @@ class BatchResult:
     ``extracted`` and ``path`` (numpy arrays, made on first use). :meth:`to_arrow` builds its table
     from the core's own buffers, without a Python string per row."""
 
-    __slots__ = ("_extracted", "_extracted_np", "_path_codes", "_reason_codes", "correct")
+    __slots__ = (
+        "_extracted",
+        "_extracted_np",
+        "_path_codes",
+        "_path_np",
+        "_reason_codes",
+        "_reason_np",
+        "correct",
+    )
 
     def __init__(
         self,
@@ -310,16 +318,22 @@ class BatchResult:
         self._path_codes = path_codes  # uint8 indexes into PATHS
         self._extracted = extracted  # pyarrow large_string
         self._extracted_np: np.ndarray | None = None
+        self._reason_np: np.ndarray | None = None
+        self._path_np: np.ndarray | None = None
 
     @property
     def reason(self) -> np.ndarray:
         """Each item's reason (numpy str array; names in :data:`REASONS`)."""
-        return _REASON_ARRAY[self._reason_codes]
+        if self._reason_np is None:
+            self._reason_np = _REASON_ARRAY[self._reason_codes]
+        return self._reason_np
 
     @property
     def path(self) -> np.ndarray:
         """Each item's deciding path (numpy str array; names in :data:`PATHS`)."""
-        return _PATH_ARRAY[self._path_codes]
+        if self._path_np is None:
+            self._path_np = _PATH_ARRAY[self._path_codes]
+        return self._path_np
 
     @property
     def extracted(self) -> np.ndarray:
