@@ -410,7 +410,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
-    match (last_math_span(text), last_number_span(text)) {
+    match (last_math_span(text), last_number_span(text).map(|sp| widen_clock(text, sp))) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
             answer: text[ns..ne].to_string(),
             by: ExtractedBy::LastNumber,
@@ -543,6 +543,71 @@ fn short_whole_answer(text: &str) -> Option<&str> {
     let one_word = t.len() <= 40 && t.split_whitespace().count() == 1;
     // A word, a letter or a number word: "####" or "..." alone is not an answer.
     (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
+}
+
+/// The last number widened to the clock time it ends ("at 9:15 P.M." -> `9:15 P.M.`, "09:15:00"),
+/// when the widened text is definitely a clock time (seconds, a.m./p.m., or a leading zero) and
+/// ends the response; else the span unchanged. Looks at a few bytes before the number and at the
+/// text after it.
+fn widen_clock(text: &str, (start, end): (usize, usize)) -> (usize, usize) {
+    let b = text.as_bytes();
+    let digits_before = |mut k: usize| {
+        let stop = k.saturating_sub(2);
+        while k > stop && b[k - 1].is_ascii_digit() {
+            k -= 1;
+        }
+        k
+    };
+    // Up to two "DD:" groups before the number.
+    let mut s = start;
+    for _ in 0..2 {
+        if s >= 2 && b[s - 1] == b':' && b[s - 2].is_ascii_digit() {
+            s = digits_before(s - 1);
+        }
+    }
+    if s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b':' || b[s - 1] == b'.') {
+        return (start, end);
+    }
+    // An a.m./p.m. marker after it: " P.M.", "pm", " \\text{P.M.}".
+    let after = &text[end..];
+    let t = after.trim_start_matches(' ');
+    let marker_end = [&b"\\text{"[..], b"\\mathrm{", b""].iter().find_map(|wrap| {
+        let tb = t.as_bytes().strip_prefix(*wrap)?;
+        let lead = tb.iter().take_while(|&&c| c == b' ').count();
+        let m = ampm_len(&tb[lead..])?;
+        let mut e = wrap.len() + lead + m;
+        if !wrap.is_empty() {
+            if t.as_bytes().get(e) != Some(&b'}') {
+                return None;
+            }
+            e += 1;
+        }
+        Some(text.len() - t.len() + e)
+    });
+    let e = marker_end.unwrap_or(end);
+    // Only a time that ends the response ("... leaves at 9:15 P.M."): inside prose ("2:00 pm is
+    // the latest") the last-number rule stays as it was.
+    let ends_text = text[e..].trim_matches(|c: char| c.is_whitespace() || ".!$".contains(c)).is_empty();
+    match crate::scan::clock::clock_time(&text[s..e]) {
+        Some(c) if c.definite && ends_text && (s < start || e > end) => (s, e),
+        _ => (start, end),
+    }
+}
+
+/// Length of an a.m./p.m. marker at the start of `t` (`am`, `P.M.`, `p.m`), not glued to a word.
+fn ampm_len(t: &[u8]) -> Option<usize> {
+    if !matches!(t.first(), Some(b'a' | b'A' | b'p' | b'P')) {
+        return None;
+    }
+    let mut k = 1 + usize::from(t.get(1) == Some(&b'.'));
+    if !matches!(t.get(k), Some(b'm' | b'M')) {
+        return None;
+    }
+    k += 1;
+    if t.get(k) == Some(&b'.') {
+        k += 1;
+    }
+    (!t.get(k).is_some_and(u8::is_ascii_alphanumeric)).then_some(k)
 }
 
 /// Byte span of the last number in free text, widened over digit groups that number
@@ -1229,6 +1294,22 @@ mod tests {
             ("The answer is 3 a + 2.", Some("3 a + 2")),
         ] {
             assert_eq!(ex(text).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_clock_time_that_ends_the_response_is_the_answer() {
+        for (text, want) in [
+            ("The train leaves at 9:15 P.M.", "9:15 P.M."),
+            ("It ends at 09:15 \\text{pm}.", "09:15 \\text{pm}"),
+            ("The show starts at 19:00:00.", "19:00:00"),
+            ("Wake up at 7 am", "7 am"),
+            // Not a definite clock time, or not at the end: the last number as before.
+            ("The ratio is 3:5", "5"),
+            ("by 5:00 pm, so 5-3 = 2:00 pm is the latest", "00"),
+            ("at 12:30 am we have 12", "12"),
+        ] {
+            assert_eq!(ex(text).as_deref(), Some(want), "{text}");
         }
     }
 

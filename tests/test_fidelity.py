@@ -440,6 +440,36 @@ def test_anchors_in_other_languages(response, gold, expected):
 
 
 # --------------------------------------------------------------------------------------------
+# NEW: clock times. `09:15` = `09:15:00`, `21:15` = `9:15 P.M.`; a clock time (with seconds, a.m./p.m.
+# or a leading-zero hour) is a time of day, never a ratio or a number. A bare `21:15` may be a ratio,
+# so it is read as a time only against a definite clock time.
+
+CLOCK = [
+    ("seconds", BARE, "09:15:00", "09:15", True, True),
+    ("pm", BARE, "9:15 P.M.", "21:15", True, True),
+    ("pm-text", BARE, "09:15 \\text{P.M.}", "21:15", True, True),
+    ("am-leading-zero", BARE, "7:05 a.m.", "07:05", True, True),
+    ("midnight", BARE, "12:30 am", "00:30", True, True),
+    ("noon", BARE, "12:30 p.m.", "12:30:00", True, True),
+    ("hour-only", BARE, "7 pm", "19:00", True, True),
+    ("pm-not-am", BARE, "9:15 a.m.", "21:15", False, True),
+    ("other-seconds", BARE, "09:15:30", "09:15", False, True),
+    ("not-a-ratio", ANCHOR, "\\frac{3}{5}", "09:15", False, True),
+    ("not-a-number", ANCHOR, "9.25", "09:15", False, True),
+    ("in-prose", BARE, "The train leaves at 9:15 P.M.", "21:15", True, False),
+    ("in-prose-wrong", BARE, "The train leaves at 9:15 A.M.", "21:15", False, False),
+    # A bare H:MM is still a ratio when nothing says it is a time.
+    ("ratio-stays", ANCHOR, "3:5", "9:15", True, True),
+]
+CLOCK_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(("response", "gold", "expected"), _params("clock times", CLOCK, CLOCK_FAILING))
+def test_clock_times(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
 # NEW: a gold written as a short sentence with an anchor ("answer is 0.75") is reduced to its answer.
 
 GOLD_SENTENCE = [

@@ -69,6 +69,11 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
     if let (Some(a), Some(b)) = (plain_word(&g_text), plain_word(&p_text)) {
         return EquivOutcome::decided(a == b, DecidedBy::Literal);
     }
+    // A clock time is a time of day, never a ratio or a number: `09:15` = `09:15:00`, `21:15` =
+    // `9:15 \text{P.M.}` (crate::scan::clock).
+    if let Some(equal) = crate::scan::clock::compare_clock(&g_text, &p_text) {
+        return EquivOutcome::decided(equal, DecidedBy::Literal);
+    }
     let popts = ParseOptions {
         max_nodes: opts.max_nodes,
         ..ParseOptions::default()
