@@ -470,6 +470,65 @@ def test_clock_times(response, gold, expected):
 
 
 # --------------------------------------------------------------------------------------------
+# NEW: systems of equations in `cases` / `aligned` environments are read as a set of equations.
+
+SYS = "\\begin{{cases}} {} \\\\ {} \\end{{cases}}"
+ALIGNED = "\\begin{{aligned}} {} \\\\ {} \\end{{aligned}}"
+SYSTEMS = [
+    ("cases-same", ANCHOR, SYS.format("x+y=3", "x-y=1"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-rows-swapped", ANCHOR, SYS.format("x-y=1", "x+y=3"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-scaled-row", ANCHOR, SYS.format("2x+2y=6", "x-y=1"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-vs-list", ANCHOR, "x+y=3, x-y=1", SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-other-row", ANCHOR, SYS.format("x+y=3", "x-y=2"), SYS.format("x+y=3", "x-y=1"), False, True),
+    ("cases-missing-row", ANCHOR, "x+y=3", SYS.format("x+y=3", "x-y=1"), False, True),
+    ("cases-decimals", ANCHOR, SYS.format("p+q=0.25", "p-q=1.414"), SYS.format("p+q=\\frac14", "p-q=\\sqrt2"), True, True),
+    ("aligned-assignments", ANCHOR, ALIGNED.format("x &= 2", "y &= 1"), "x = 2, y = 1", True, True),
+    ("aligned-wrong", ANCHOR, ALIGNED.format("x &= 2", "y &= 3"), "x = 2, y = 1", False, True),
+]
+SYSTEMS_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(("response", "gold", "expected"), _params("systems", SYSTEMS, SYSTEMS_FAILING))
+def test_systems_of_equations(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
+# NEW: a decimal inside an expression stands for the exact constant at its place on the other side,
+# at its written precision, under the precision policy of bare decimals: a value with no finite
+# decimal form (sqrt 3, pi, 1/3) matches a decimal of two or more significant digits; a value with
+# one (1.25, 5/4) is exact.
+
+DECIMAL_EXPR = [
+    ("complex", ANCHOR, "2 + 1.732i", "2 + \\sqrt{3}i", True, True),
+    ("complex-reordered", ANCHOR, "1.732i + 2", "2 + \\sqrt{3}i", True, True),
+    ("complex-off", ANCHOR, "2 + 1.8i", "2 + \\sqrt{3}i", False, True),
+    ("pi-area", ANCHOR, "3.14r^2", "\\pi r^2", True, True),
+    ("pi-area-off", ANCHOR, "3.15r^2", "\\pi r^2", False, True),
+    ("equation", ANCHOR, "y = 1.414x + 1", "y = \\sqrt2 x + 1", True, True),
+    ("third", ANCHOR, "x + 0.333", "x + \\frac13", True, True),
+    ("one-digit-is-exact", ANCHOR, "x + 0.3", "x + \\frac13", False, True),
+    ("finite-decimal-is-exact", ANCHOR, "2 + 1.3i", "2 + 1.25i", False, True),
+    ("finite-fraction-is-exact", ANCHOR, "2 + 1.3i", "2 + \\frac54 i", False, True),
+]
+DECIMAL_EXPR_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(
+    ("response", "gold", "expected"), _params("decimals inside expressions", DECIMAL_EXPR, DECIMAL_EXPR_FAILING)
+)
+def test_decimals_inside_expressions(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+def test_decimals_inside_expressions_follow_the_precision_option():
+    assert mf.verify("2 + 1.25i", "2 + 1.3i", finite_decimals="written_precision")
+    assert not mf.verify("2 + 1.25i", "2 + 1.3i")
+    assert not mf.verify("2 + \\sqrt{3}i", "2 + 1.732i", strict=True)
+    assert not mf.verify("2 + \\sqrt{3}i", "2 + 1.732i", rounding=False)
+
+
+# --------------------------------------------------------------------------------------------
 # NEW: a gold written as a short sentence with an anchor ("answer is 0.75") is reduced to its answer.
 
 GOLD_SENTENCE = [
