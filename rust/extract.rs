@@ -275,7 +275,15 @@ fn anchor_end_at(b: &[u8], i: usize) -> Option<usize> {
 /// (réponse, respuesta), `d`/`D` (die Antwort), `#`, and the lead bytes of 答 and о/О.
 const ANCHOR_START: [bool; 256] = {
     let mut t = [false; 256];
-    let starts: [u8; 7] = [b'a', b'r', b'd', b'#', "答".as_bytes()[0], "о".as_bytes()[0], "О".as_bytes()[0]];
+    let starts: [u8; 7] = [
+        b'a',
+        b'r',
+        b'd',
+        b'#',
+        "答".as_bytes()[0],
+        "о".as_bytes()[0],
+        "О".as_bytes()[0],
+    ];
     let mut k = 0;
     while k < starts.len() {
         t[starts[k] as usize] = true;
@@ -310,6 +318,43 @@ struct AnchorsBackward<'a> {
     /// Bytes before this offset are still to be scanned.
     upto: usize,
     pending_hash: Vec<usize>,
+    /// No anchor of another language can occur: only `answer` and `####` are looked for.
+    english_only: bool,
+}
+
+/// Substrings that every anchor of another language than English holds (ASCII ones in any case):
+/// a text without any of them (nearly every response) is scanned for the English anchors only,
+/// with `memrchr3`, as fast as before they were added.
+fn other_language_anchor_possible(b: &[u8]) -> bool {
+    // "pons" (réponse), "pues" (respuesta), "twor" (Antwort) in any ASCII case, found from their
+    // rarer letters p and w; 答, твет, ТВЕТ from their lead bytes. Three SIMD passes.
+    let folded =
+        |k: usize, w: &[u8]| k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w);
+    let latin = |i: usize| match b[i] {
+        b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
+        _ => i >= 1 && folded(i - 1, b"twor"),
+    };
+    memchr::memchr3_iter(b'p', b'w', b'W', b).any(latin)
+        || memchr::memchr_iter(b'P', b).any(latin)
+        || memchr::memchr3_iter("答".as_bytes()[0], "т".as_bytes()[0], "Т".as_bytes()[0], b).any(
+            |i| {
+                ["答", "твет", "ТВЕТ"]
+                    .iter()
+                    .any(|w| b[i..].starts_with(w.as_bytes()))
+            },
+        )
+}
+
+impl<'a> AnchorsBackward<'a> {
+    fn new(b: &'a [u8]) -> Self {
+        // (Not counted as work: like `memrchr3`, a regex scan is linear by construction.)
+        AnchorsBackward {
+            b,
+            upto: b.len(),
+            pending_hash: Vec::new(),
+            english_only: !other_language_anchor_possible(b),
+        }
+    }
 }
 
 impl Iterator for AnchorsBackward<'_> {
@@ -321,9 +366,13 @@ impl Iterator for AnchorsBackward<'_> {
         }
         let b = self.b;
         while self.upto > 0 {
-            let i = b[..self.upto]
-                .iter()
-                .rposition(|&c| ANCHOR_START[c as usize])?;
+            let i = if self.english_only {
+                memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto])?
+            } else {
+                b[..self.upto]
+                    .iter()
+                    .rposition(|&c| ANCHOR_START[c as usize])?
+            };
             if b[i] == b'#' {
                 // A run of '#': the forward scan's non-overlapping "####" matches end at
                 // start+4, start+8, ...
@@ -340,7 +389,12 @@ impl Iterator for AnchorsBackward<'_> {
                 continue;
             }
             self.upto = i;
-            if let Some(e) = anchor_end_at(b, i) {
+            let end = if self.english_only {
+                answer_anchor_end(b, i)
+            } else {
+                anchor_end_at(b, i)
+            };
+            if let Some(e) = end {
                 return Some(e);
             }
         }
@@ -359,12 +413,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     extra.sort_unstable();
-    let mut builtin = AnchorsBackward {
-        b: text.as_bytes(),
-        upto: text.len(),
-        pending_hash: Vec::new(),
-    }
-    .peekable();
+    let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
     let mut last_tried = usize::MAX;
     let mut has_box = None;
     loop {
@@ -410,7 +459,10 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
-    match (last_math_span(text), last_number_span(text).map(|sp| widen_clock(text, sp))) {
+    match (
+        last_math_span(text),
+        last_number_span(text).map(|sp| widen_clock(text, sp)),
+    ) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
             answer: text[ns..ne].to_string(),
             by: ExtractedBy::LastNumber,
@@ -571,23 +623,27 @@ fn widen_clock(text: &str, (start, end): (usize, usize)) -> (usize, usize) {
     // An a.m./p.m. marker after it: " P.M.", "pm", " \\text{P.M.}".
     let after = &text[end..];
     let t = after.trim_start_matches(' ');
-    let marker_end = [&b"\\text{"[..], b"\\mathrm{", b""].iter().find_map(|wrap| {
-        let tb = t.as_bytes().strip_prefix(*wrap)?;
-        let lead = tb.iter().take_while(|&&c| c == b' ').count();
-        let m = ampm_len(&tb[lead..])?;
-        let mut e = wrap.len() + lead + m;
-        if !wrap.is_empty() {
-            if t.as_bytes().get(e) != Some(&b'}') {
-                return None;
+    let marker_end = [&b"\\text{"[..], b"\\mathrm{", b""]
+        .iter()
+        .find_map(|wrap| {
+            let tb = t.as_bytes().strip_prefix(*wrap)?;
+            let lead = tb.iter().take_while(|&&c| c == b' ').count();
+            let m = ampm_len(&tb[lead..])?;
+            let mut e = wrap.len() + lead + m;
+            if !wrap.is_empty() {
+                if t.as_bytes().get(e) != Some(&b'}') {
+                    return None;
+                }
+                e += 1;
             }
-            e += 1;
-        }
-        Some(text.len() - t.len() + e)
-    });
+            Some(text.len() - t.len() + e)
+        });
     let e = marker_end.unwrap_or(end);
     // Only a time that ends the response ("... leaves at 9:15 P.M."): inside prose ("2:00 pm is
     // the latest") the last-number rule stays as it was.
-    let ends_text = text[e..].trim_matches(|c: char| c.is_whitespace() || ".!$".contains(c)).is_empty();
+    let ends_text = text[e..]
+        .trim_matches(|c: char| c.is_whitespace() || ".!$".contains(c))
+        .is_empty();
     match crate::scan::clock::clock_time(&text[s..e]) {
         Some(c) if c.definite && ends_text && (s < start || e > end) => (s, e),
         _ => (start, end),
@@ -682,7 +738,10 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     // answer must start right there ("ist die Antwort 8"), or the noun is only mentioned.
     if text[..pos].len() >= 7 && text.as_bytes()[pos - 7..pos].eq_ignore_ascii_case(b"antwort") {
         let b = rest.as_bytes();
-        if let Some(v) = [&b"ist"[..], b"lautet"].into_iter().find(|v| word_at(b, 0, v)) {
+        if let Some(v) = [&b"ist"[..], b"lautet"]
+            .into_iter()
+            .find(|v| word_at(b, 0, v))
+        {
             rest = rest[v.len()..].trim_start_matches(SPACE_COLON);
         } else if !text[pos..].trim_start().starts_with(':')
             && !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\(".contains(c))
@@ -799,13 +858,71 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
 /// German and Russian ("220 $ à payer", "30 en 2 días", "8 nach 3 Schritten"). No single ASCII
 /// letter (a variable: "3 a + 2").
 const CONNECTIVES: &[&str] = &[
-    "not", "in", "after", "since", "because", "as", "for", "so", "which", "when", "with", "but",
-    "than", "from", "by", "over", "per", "before", "while", "rather", // English
-    "à", "en", "pour", "après", "car", "avec", "mais", "depuis", "puisque", "parce", "par", "au",
-    "aux", "dans", "sur", "non", "pas", // French
-    "para", "por", "porque", "después", "con", "pero", "desde", "sin", // Spanish
-    "nach", "für", "weil", "mit", "aber", "seit", "statt", "nicht", "bei", "pro", // German
-    "за", "в", "после", "потому", "для", "но", "не", "на", "с", "через", // Russian
+    "not",
+    "in",
+    "after",
+    "since",
+    "because",
+    "as",
+    "for",
+    "so",
+    "which",
+    "when",
+    "with",
+    "but",
+    "than",
+    "from",
+    "by",
+    "over",
+    "per",
+    "before",
+    "while",
+    "rather", // English
+    "à",
+    "en",
+    "pour",
+    "après",
+    "car",
+    "avec",
+    "mais",
+    "depuis",
+    "puisque",
+    "parce",
+    "par",
+    "au",
+    "aux",
+    "dans",
+    "sur",
+    "non",
+    "pas", // French
+    "para",
+    "por",
+    "porque",
+    "después",
+    "con",
+    "pero",
+    "desde",
+    "sin", // Spanish
+    "nach",
+    "für",
+    "weil",
+    "mit",
+    "aber",
+    "seit",
+    "statt",
+    "nicht",
+    "bei",
+    "pro", // German
+    "за",
+    "в",
+    "после",
+    "потому",
+    "для",
+    "но",
+    "не",
+    "на",
+    "с",
+    "через", // Russian
 ];
 
 /// "and" in the languages of the anchors: a connective only before a negation ("12, et non 15",
@@ -862,7 +979,10 @@ fn number_before_connective(ans: &str) -> Option<&str> {
         .char_indices()
         .find(|&(_, c)| !(c.is_alphabetic() || c == ' ' || c == '\'' || c == '’' || c == ','))
         .map_or(ans.len(), |(k, _)| k);
-    let lead = if lead > 0 && b.get(lead).is_some_and(|&c| c.is_ascii_digit() || c == b'$') {
+    let lead = if lead > 0
+        && b.get(lead)
+            .is_some_and(|&c| c.is_ascii_digit() || c == b'$')
+    {
         // Words before the number must end with a space ("x2" is not a word and a number).
         if b[lead - 1] != b' ' {
             return None;
@@ -1171,12 +1291,7 @@ mod tests {
         // Found by the property test below (proptest-regressions/extract.txt): `\s` in the anchor
         // regex and in Python's `re` includes U+000B; the backward scan now agrees.
         let t = "answer\u{b} is\n";
-        let back: Vec<usize> = AnchorsBackward {
-            b: t.as_bytes(),
-            upto: t.len(),
-            pending_hash: Vec::new(),
-        }
-        .collect();
+        let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
         assert_eq!(back, anchor_ends(t));
         assert_eq!(back, [10]);
         assert_eq!(ex("The answer\u{b}is: 42").as_deref(), Some("42"));
@@ -1188,7 +1303,7 @@ mod tests {
         fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答)*") {
             let mut fwd = anchor_ends(&t);
             fwd.reverse();
-            let back: Vec<usize> = AnchorsBackward { b: t.as_bytes(), upto: t.len(), pending_hash: Vec::new() }.collect();
+            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
             proptest::prop_assert_eq!(fwd, back);
         }
     }
@@ -1209,7 +1324,9 @@ mod tests {
         let cases: [(&str, Make); 12] = [
             ("die Antwort", |n| "die Antwort ".repeat(n)),
             ("Réponse : 答案是", |n| "Réponse : 答案是".repeat(n)),
-            ("spaces before Antwort", |n| " ".repeat(n) + "Antwort " + &" ".repeat(n) + "ist"),
+            ("spaces before Antwort", |n| {
+                " ".repeat(n) + "Antwort " + &" ".repeat(n) + "ist"
+            }),
             ("####", |n| "####".repeat(n)),
             ("\\$", |n| "\\$".repeat(n) + "5"),
             ("\\[", |n| "\\[".repeat(n) + "5"),
@@ -1266,8 +1383,14 @@ mod tests {
             ("Donc la réponse est 12, et non 15.", Some("12")),
             ("Réponse : 18, après 3 jours.", Some("18")),
             ("RÉPONSE: 4", Some("4")),
-            ("La reponse finale est $\\frac{3}{4}$.", Some("\\frac{3}{4}")),
-            ("Réponse: Janeth aura encore 220 $ à payer d'ici 12 mois.", Some("220")),
+            (
+                "La reponse finale est $\\frac{3}{4}$.",
+                Some("\\frac{3}{4}"),
+            ),
+            (
+                "Réponse: Janeth aura encore 220 $ à payer d'ici 12 mois.",
+                Some("220"),
+            ),
             ("Por lo tanto, la respuesta es 30 en 2 días.", Some("30")),
             ("La respuesta correcta es: 7", Some("7")),
             ("Respuesta: 14 para cada uno de los 3 grupos.", Some("14")),

@@ -521,6 +521,25 @@ def test_decimals_inside_expressions(response, gold, expected):
     assert _verdict(response, gold) is expected
 
 
+# A bracketed pair `[a, b]` against a two-entry vector is the list of its entries (NumPy's writing),
+# not the closed interval; against an interval or a tuple nothing changes.
+COL = "\\begin{matrix} \\frac14 \\\\ 3 \\end{matrix}"
+ROW = "\\begin{pmatrix} \\frac14 & 3 \\end{pmatrix}"
+BRACKET_VECTOR = [
+    ("column", BARE, "[0.25, 3]", COL, True, False),
+    ("column-anchored", ANCHOR, "[0.25, 3]", COL, True, True),
+    ("row-anchored", ANCHOR, "[1/4, 3]", ROW, True, True),
+    ("order-matters", ANCHOR, "[3, 0.25]", COL, False, True),
+    ("half-open-is-an-interval", ANCHOR, "[0.25, 3)", COL, False, True),
+    ("tuple-is-not-an-interval", ANCHOR, "(\\frac14, 3)", "[0.25, 3]", False, True),
+]
+
+
+@pytest.mark.parametrize(("response", "gold", "expected"), _params("bracketed vectors", BRACKET_VECTOR, set()))
+def test_bracketed_pair_against_a_vector(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
 def test_decimals_inside_expressions_follow_the_precision_option():
     assert mf.verify("2 + 1.25i", "2 + 1.3i", finite_decimals="written_precision")
     assert not mf.verify("2 + 1.25i", "2 + 1.3i")

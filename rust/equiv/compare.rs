@@ -282,6 +282,20 @@ impl Ctx<'_> {
                     &[(**a2).clone(), (**b2).clone()],
                 )
             }
+            (Expr::Matrix(m), Expr::Interval(a, b, true, true))
+            | (Expr::Interval(a, b, true, true), Expr::Matrix(m))
+                if m.iter().flatten().count() == 2 && (m.len() == 1 || m[0].len() == 1) =>
+            {
+                // `[0.25, 3]` against a vector is the list of its entries (NumPy's writing), not
+                // the closed interval: a vector is never a set of reals.
+                let flat: Vec<Expr> = m.iter().flatten().cloned().collect();
+                let ends = [(**a).clone(), (**b).clone()];
+                if matches!(g, Expr::Matrix(_)) {
+                    self.compare_seq(&flat, &ends)
+                } else {
+                    self.compare_seq(&ends, &flat)
+                }
+            }
             _ if (is_bag(g) || is_bag(p)) => self.compare_collections(g, p),
             _ if is_realset(g) || is_realset(p) || is_inequality(g) || is_inequality(p) => {
                 self.compare_realsets(g, p)

@@ -133,12 +133,41 @@ mod engine {
             finite_decimals: crate::verdict::FiniteDecimals::WrittenPrecision,
             ..EquivOptions::default()
         };
-        assert_eq!(equivalent("2 + 1.25i", "2 + 1.3i", &o).result, Equivalence::Equal);
+        assert_eq!(
+            equivalent("2 + 1.25i", "2 + 1.3i", &o).result,
+            Equivalence::Equal
+        );
         let strict = EquivOptions {
             strict: true,
             ..EquivOptions::default()
         };
-        assert_ne!(equivalent("2 + \\sqrt{3}i", "2 + 1.732i", &strict).result, Equivalence::Equal);
+        assert_ne!(
+            equivalent("2 + \\sqrt{3}i", "2 + 1.732i", &strict).result,
+            Equivalence::Equal
+        );
+    }
+
+    /// Issue 13 (mario/0048): `[a, b]` against a two-entry vector is the list of its entries.
+    #[test]
+    fn a_bracketed_pair_against_a_vector_is_a_list() {
+        let col = "\\begin{matrix} \\frac14 \\\\ 3 \\end{matrix}";
+        let row = "\\begin{pmatrix} \\frac14 & 3 \\end{pmatrix}";
+        for m in [col, row] {
+            for (p, want) in [
+                ("[0.25, 3]", Equivalence::Equal),
+                ("[1/4, 3]", Equivalence::Equal),
+                ("[3, 0.25]", Equivalence::NotEqual),
+                ("[0.25, 4]", Equivalence::NotEqual),
+                // Open or half-open brackets are intervals, never vectors.
+                ("[0.25, 3)", Equivalence::NotEqual),
+            ] {
+                assert_eq!(eq(m, p), want, "{m} vs {p}");
+                assert_eq!(eq(p, m), want, "{p} vs {m}");
+            }
+        }
+        // Two intervals and an interval against a tuple are unchanged.
+        assert_eq!(eq("[0.25, 3]", "[\\frac14, 3]"), Equivalence::Equal);
+        assert_eq!(eq("(\\frac14, 3)", "[0.25, 3]"), Equivalence::NotEqual);
     }
 
     #[test]

@@ -99,9 +99,18 @@ mod tests {
         let list = p("p+q=1, p-q=2");
         assert_eq!(p("\\begin{cases} p+q=1 \\\\ p-q=2 \\end{cases}"), list);
         assert_eq!(p("\\begin{cases} p+q=1 \\\\ p-q=2 \\\\ \\end{cases}"), list);
-        assert_eq!(p("\\begin{aligned} p+q &= 1 \\\\ p-q &= 2 \\end{aligned}"), list);
-        assert_eq!(p("\\begin{align*} p+q &= 1 \\\\ p-q &= 2 \\end{align*}"), list);
-        assert_eq!(p("\\begin{gathered} p+q = 1 \\\\ p-q = 2 \\end{gathered}"), list);
+        assert_eq!(
+            p("\\begin{aligned} p+q &= 1 \\\\ p-q &= 2 \\end{aligned}"),
+            list
+        );
+        assert_eq!(
+            p("\\begin{align*} p+q &= 1 \\\\ p-q &= 2 \\end{align*}"),
+            list
+        );
+        assert_eq!(
+            p("\\begin{gathered} p+q = 1 \\\\ p-q = 2 \\end{gathered}"),
+            list
+        );
         assert_eq!(p("\\begin{cases} x = 3 \\end{cases}"), p("x = 3"));
         // A matrix inside an aligned row keeps its own cells.
         assert_eq!(

@@ -33,7 +33,10 @@ pub fn clock_time(s: &str) -> Option<ClockTime> {
                 .take_while(u8::is_ascii_alphabetic)
                 .count();
             let name = &rest[1..1 + name_len];
-            if !matches!(name, "text" | "mathrm" | "textrm" | "rm" | "mbox" | "" | "quad") {
+            if !matches!(
+                name,
+                "text" | "mathrm" | "textrm" | "rm" | "mbox" | "" | "quad"
+            ) {
                 return None;
             }
             // `\,`, `\;`, `\!`, `\ ` have no letters: skip the backslash and the mark.
@@ -87,7 +90,9 @@ pub fn clock_time(s: &str) -> Option<ClockTime> {
     };
     Some(ClockTime {
         seconds: hour * 3600 + m * 60 + sec,
-        definite: half.is_some() || parts.len() == 3 || (parts[0].len() == 2 && parts[0].starts_with('0')),
+        definite: half.is_some()
+            || parts.len() == 3
+            || (parts[0].len() == 2 && parts[0].starts_with('0')),
     })
 }
 
@@ -161,10 +166,24 @@ mod tests {
             assert_eq!(compare_clock(b, a), Some(false), "{b} != {a}");
         }
         // A bare H:MM may be a ratio: left to the usual comparison.
-        for (a, b) in [("9:15", "3:5"), ("21:15", "7:5"), ("1:20", "0.05"), ("3", "3")] {
+        for (a, b) in [
+            ("9:15", "3:5"),
+            ("21:15", "7:5"),
+            ("1:20", "0.05"),
+            ("3", "3"),
+        ] {
             assert_eq!(compare_clock(a, b), None, "{a} vs {b}");
         }
-        for s in ["9:75", "25:00", "13:00 pm", "1:2:3", "9:15:00:00", "ab:cd", "x", "12"] {
+        for s in [
+            "9:75",
+            "25:00",
+            "13:00 pm",
+            "1:2:3",
+            "9:15:00:00",
+            "ab:cd",
+            "x",
+            "12",
+        ] {
             assert_eq!(clock_time(s), None, "{s}");
         }
     }

@@ -410,7 +410,15 @@ impl Parser {
 /// around the system), `aligned`/`align` and `gathered`/`gather`/`split` (alignment marks `&` are
 /// dropped: `x &= 5`).
 const SYSTEM_ENVS: &[&str] = &[
-    "cases", "aligned", "align", "align*", "gathered", "gather", "gather*", "split", "alignedat",
+    "cases",
+    "aligned",
+    "align",
+    "align*",
+    "gathered",
+    "gather",
+    "gather*",
+    "split",
+    "alignedat",
 ];
 
 impl Parser {
