@@ -411,13 +411,34 @@ LANGUAGES = [
     ("french-colon", BARE, "Réponse : 18, après 3 jours.", "18", True, False),
     ("french-final", BARE, "La réponse finale est $\\frac{3}{4}$.", "0.75", True, False),
     ("french-prose-first", BARE, "Réponse : Paul aura encore 45 € à payer dans 6 mois.", "45", True, False),
-    ("french-prose-first-wrong", BARE, "Réponse : Paul aura encore 45 € à payer dans 6 mois.", "6", False, False),
-    ("french-correct-is-not-an-answer", BARE, "On a \\boxed{7}. La réponse est correcte car 3+4=7.", "7", True, False),
+    (
+        "french-prose-first-wrong",
+        BARE,
+        "Réponse : Paul aura encore 45 € à payer dans 6 mois.",
+        "6",
+        False,
+        False,
+    ),
+    (
+        "french-correct-is-not-an-answer",
+        BARE,
+        "On a \\boxed{7}. La réponse est correcte car 3+4=7.",
+        "7",
+        True,
+        False,
+    ),
     ("spanish-colon", BARE, "Respuesta: 14 para cada uno de los 3 grupos.", "14", True, False),
     ("spanish-final", BARE, "La respuesta final es 2,5.", "2.5", True, False),
     ("german-ist", BARE, "Die Antwort ist 72 nach 4 Runden.", "72", True, False),
     ("german-colon", BARE, "Antwort: 9 mit 2 Resten", "9", True, False),
-    ("german-mention-is-not-an-anchor", BARE, "Die Antwort hängt von n ab. Wir erhalten 16.", "16", True, False),
+    (
+        "german-mention-is-not-an-anchor",
+        BARE,
+        "Die Antwort hängt von n ab. Wir erhalten 16.",
+        "16",
+        True,
+        False,
+    ),
     ("chinese-final", BARE, "因此，最终答案是 $\\frac{1}{2}$。", "0.5", True, False),
     ("chinese-wei", BARE, "答案为 5，共 2 种情况。", "5", True, False),
     ("chinese-whether", BARE, "检查答案是否正确：2 + 3 = 5，所以 \\boxed{5}", "5", True, False),
@@ -481,7 +502,14 @@ SYSTEMS = [
     ("cases-vs-list", ANCHOR, "x+y=3, x-y=1", SYS.format("x+y=3", "x-y=1"), True, True),
     ("cases-other-row", ANCHOR, SYS.format("x+y=3", "x-y=2"), SYS.format("x+y=3", "x-y=1"), False, True),
     ("cases-missing-row", ANCHOR, "x+y=3", SYS.format("x+y=3", "x-y=1"), False, True),
-    ("cases-decimals", ANCHOR, SYS.format("p+q=0.25", "p-q=1.414"), SYS.format("p+q=\\frac14", "p-q=\\sqrt2"), True, True),
+    (
+        "cases-decimals",
+        ANCHOR,
+        SYS.format("p+q=0.25", "p-q=1.414"),
+        SYS.format("p+q=\\frac14", "p-q=\\sqrt2"),
+        True,
+        True,
+    ),
     ("aligned-assignments", ANCHOR, ALIGNED.format("x &= 2", "y &= 1"), "x = 2, y = 1", True, True),
     ("aligned-wrong", ANCHOR, ALIGNED.format("x &= 2", "y &= 3"), "x = 2, y = 1", False, True),
 ]
@@ -515,7 +543,8 @@ DECIMAL_EXPR_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(
-    ("response", "gold", "expected"), _params("decimals inside expressions", DECIMAL_EXPR, DECIMAL_EXPR_FAILING)
+    ("response", "gold", "expected"),
+    _params("decimals inside expressions", DECIMAL_EXPR, DECIMAL_EXPR_FAILING),
 )
 def test_decimals_inside_expressions(response, gold, expected):
     assert _verdict(response, gold) is expected
@@ -535,7 +564,9 @@ BRACKET_VECTOR = [
 ]
 
 
-@pytest.mark.parametrize(("response", "gold", "expected"), _params("bracketed vectors", BRACKET_VECTOR, set()))
+@pytest.mark.parametrize(
+    ("response", "gold", "expected"), _params("bracketed vectors", BRACKET_VECTOR, set())
+)
 def test_bracketed_pair_against_a_vector(response, gold, expected):
     assert _verdict(response, gold) is expected
 
