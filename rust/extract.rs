@@ -313,46 +313,78 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
 /// Anchor ends from the last to the first, found lazily by scanning backwards: the answer is
 /// nearly always near the end, so most responses are decided after a few dozen bytes. Yields
 /// exactly the ends of `anchor_ends` (checked by a property test), in reverse.
+///
+/// The English anchors (`answer`, `####`) are found with `memrchr3`. The anchors of other languages
+/// are looked for only once the text from an English anchor to the end is known to hold one of
+/// their fragments ([`other_language_anchor_possible`]); that check covers each byte once, and only
+/// the part of the text the scan has reached.
 struct AnchorsBackward<'a> {
     b: &'a [u8],
     /// Bytes before this offset are still to be scanned.
     upto: usize,
     pending_hash: Vec<usize>,
-    /// No anchor of another language can occur: only `answer` and `####` are looked for.
+    /// Only `answer` and `####` are looked for: no fragment of another language's anchor starts at
+    /// or after `clean_from`.
     english_only: bool,
+    clean_from: usize,
 }
 
-/// Substrings that every anchor of another language than English holds (ASCII ones in any case):
-/// a text without any of them (nearly every response) is scanned for the English anchors only,
-/// with `memrchr3`, as fast as before they were added.
-fn other_language_anchor_possible(b: &[u8]) -> bool {
-    // "pons" (réponse), "pues" (respuesta), "twor" (Antwort) in any ASCII case, found from their
-    // rarer letters p and w; 答, твет, ТВЕТ from their lead bytes. Three SIMD passes.
+/// Fragments that every anchor of another language than English holds (ASCII ones in any case):
+/// "pons" (réponse), "pues" (respuesta), "twor" (Antwort), 答, твет, ТВЕТ. Does one start in
+/// `b[from..to]`? Found from their rarer bytes (p, w and the lead bytes) with SIMD searches.
+fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
     let folded =
         |k: usize, w: &[u8]| k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w);
-    let latin = |i: usize| match b[i] {
-        b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
-        _ => i >= 1 && folded(i - 1, b"twor"),
+    let latin = |k: usize| {
+        let i = from + k;
+        match b[i] {
+            b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
+            _ => i >= 1 && folded(i - 1, b"twor"),
+        }
     };
-    memchr::memchr3_iter(b'p', b'w', b'W', b).any(latin)
-        || memchr::memchr_iter(b'P', b).any(latin)
-        || memchr::memchr3_iter("答".as_bytes()[0], "т".as_bytes()[0], "Т".as_bytes()[0], b).any(
-            |i| {
-                ["答", "твет", "ТВЕТ"]
-                    .iter()
-                    .any(|w| b[i..].starts_with(w.as_bytes()))
-            },
+    let region = &b[from..to];
+    memchr::memchr3_iter(b'p', b'w', b'W', region).any(latin)
+        || memchr::memchr_iter(b'P', region).any(latin)
+        || memchr::memchr3_iter(
+            "答".as_bytes()[0],
+            "т".as_bytes()[0],
+            "Т".as_bytes()[0],
+            region,
         )
+        .any(|k| {
+            ["答", "твет", "ТВЕТ"]
+                .iter()
+                .any(|w| b[from + k..].starts_with(w.as_bytes()))
+        })
 }
 
 impl<'a> AnchorsBackward<'a> {
     fn new(b: &'a [u8]) -> Self {
-        // (Not counted as work: like `memrchr3`, a regex scan is linear by construction.)
         AnchorsBackward {
             b,
             upto: b.len(),
             pending_hash: Vec::new(),
-            english_only: !other_language_anchor_possible(b),
+            english_only: true,
+            clean_from: b.len(),
+        }
+    }
+
+    /// May an anchor of another language start in `[from, clean_from)`? If so, switch to the full
+    /// scan from `clean_from` (everything after it is clean and its anchors were yielded);
+    /// otherwise the region is clean.
+    fn switch_if_needed(&mut self, from: usize) -> bool {
+        // Every such anchor has the byte its fragment is found from (p, w, a lead byte) at or after
+        // its start, and the check reads past the region's ends: a clean `[from, len)` means no
+        // anchor of another language starts at or after `from`.
+        let from = from.min(self.clean_from);
+        if other_language_anchor_possible(self.b, from, self.clean_from) {
+            self.english_only = false;
+            self.upto = self.clean_from;
+            self.pending_hash.clear();
+            true
+        } else {
+            self.clean_from = from;
+            false
         }
     }
 }
@@ -365,17 +397,45 @@ impl Iterator for AnchorsBackward<'_> {
             return Some(e);
         }
         let b = self.b;
-        while self.upto > 0 {
-            let i = if self.english_only {
-                memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto])?
-            } else {
-                b[..self.upto]
-                    .iter()
-                    .rposition(|&c| ANCHOR_START[c as usize])?
+        while self.english_only {
+            let Some(i) = memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto]) else {
+                if self.switch_if_needed(0) {
+                    break;
+                }
+                self.upto = 0;
+                return None;
             };
             if b[i] == b'#' {
                 // A run of '#': the forward scan's non-overlapping "####" matches end at
                 // start+4, start+8, ...
+                let mut start = i;
+                while start > 0 && b[start - 1] == b'#' {
+                    start -= 1;
+                }
+                let run = i + 1 - start;
+                self.upto = start;
+                if run >= 4 {
+                    if self.switch_if_needed(start) {
+                        break;
+                    }
+                    self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
+                    return self.pending_hash.pop();
+                }
+                continue;
+            }
+            self.upto = i;
+            if let Some(e) = answer_anchor_end(b, i) {
+                if self.switch_if_needed(i) {
+                    break;
+                }
+                return Some(e);
+            }
+        }
+        while self.upto > 0 {
+            let i = b[..self.upto]
+                .iter()
+                .rposition(|&c| ANCHOR_START[c as usize])?;
+            if b[i] == b'#' {
                 let mut start = i;
                 while start > 0 && b[start - 1] == b'#' {
                     start -= 1;
@@ -389,12 +449,7 @@ impl Iterator for AnchorsBackward<'_> {
                 continue;
             }
             self.upto = i;
-            let end = if self.english_only {
-                answer_anchor_end(b, i)
-            } else {
-                anchor_end_at(b, i)
-            };
-            if let Some(e) = end {
+            if let Some(e) = anchor_end_at(b, i) {
                 return Some(e);
             }
         }
