@@ -200,6 +200,13 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
     // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
     // expressions) to the LaTeX checker.
     let kind = match opts.kind {
+        // A clock time ("7 pm", "09:15") is not a number: the engine compares times of day.
+        Kind::Auto
+            if opts.compat == Compat::Fixed
+                && crate::scan::clock::clock_time(gold).is_some_and(|c| c.definite) =>
+        {
+            Kind::Latex
+        }
         Kind::Auto if gold_num.is_some() => Kind::Simple,
         Kind::Auto => Kind::Latex,
         k => k,

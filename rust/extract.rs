@@ -37,7 +37,18 @@ pub struct Extracted {
 fn anchor_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?-u:\b)answer(?:(?-u:\s)+is(?-u:\b)|(?-u:\s)*:)|####").expect("static regex")
+        Regex::new(concat!(
+            r"(?-u:\b)answer(?:(?-u:\s)+is(?-u:\b)|(?-u:\s)*:)|####",
+            // French, Spanish, German ("die Antwort" ends on the noun: "ist die Antwort 8", "die
+            // Antwort ist 8"; the verb is skipped after it), Chinese, Japanese, Russian.
+            r"|(?-u:\b)r(?:é|É|e)ponse(?:(?-u:\s)+finale)?(?:(?-u:\s)+est(?-u:\b)|(?-u:\s)*:)",
+            r"|(?-u:\b)respuesta(?:(?-u:\s)+(?:final|correcta))?(?:(?-u:\s)+es(?-u:\b)|(?-u:\s)*:)",
+            r"|(?-u:\b)die(?-u:\s)+antwort(?-u:\b)",
+            r"|(?-u:\b)antwort(?:(?-u:\s)+(?:ist|lautet)(?-u:\b)|(?-u:\s)*:)",
+            r"|答案(?:是|为|為|(?-u:\s)*(?::|：))|答え(?:は|(?-u:\s)*(?::|：))",
+            r"|(?:ответ|Ответ|ОТВЕТ)(?-u:\s)*:",
+        ))
+        .expect("static regex")
     })
 }
 
@@ -85,6 +96,11 @@ pub fn starts_with_anchor(text: &str) -> bool {
     })
 }
 
+/// A Han character, kana or the iteration marks: a word of Chinese or Japanese prose.
+fn is_cjk_word_char(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
 /// Words that, right after an anchor, show the sentence is about the answer, not the answer.
 const NOT_AN_ANSWER: &[&str] = &[
     "correct",
@@ -108,6 +124,17 @@ const NOT_AN_ANSWER: &[&str] = &[
     "calculated",
     "verified",
     "confirmed",
+    // French, Spanish, German: "la réponse est correcte", "la respuesta es incorrecta", ...
+    "correcte",
+    "incorrecte",
+    "fausse",
+    "correcta",
+    "correcto",
+    "incorrecta",
+    "incorrecto",
+    "richtig",
+    "falsch",
+    "korrekt",
 ];
 
 fn is_word(b: u8) -> bool {
@@ -120,6 +147,152 @@ fn is_regex_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
+/// Skip ASCII `\s` from `k`.
+fn skip_regex_space(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && is_regex_space(b[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// Does the ASCII-case-insensitive word `w` start at `k`, followed by a non-word byte or the end?
+fn word_at(b: &[u8], k: usize, w: &[u8]) -> bool {
+    k + w.len() <= b.len()
+        && b[k..k + w.len()].eq_ignore_ascii_case(w)
+        && (k + w.len() == b.len() || !is_word(b[k + w.len()]))
+}
+
+/// Does `w` start at `k` (ASCII case-insensitive, no boundary after it)?
+fn prefix_at(b: &[u8], k: usize, w: &[u8]) -> bool {
+    k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w)
+}
+
+/// A noun anchor of the Latin-script languages: one of `nouns` starts at `i` after a word
+/// boundary, then optionally `\s+adjective`, then `\s+verb\b` or `\s*:`. Returns its end.
+fn noun_anchor_end(
+    b: &[u8],
+    i: usize,
+    nouns: &[&[u8]],
+    adjectives: &[&[u8]],
+    verbs: &[&[u8]],
+) -> Option<usize> {
+    if i > 0 && is_word(b[i - 1]) {
+        return None;
+    }
+    let noun = nouns.iter().find(|n| prefix_at(b, i, n))?;
+    let j = i + noun.len();
+    let after_adjective = {
+        let k = skip_regex_space(b, j);
+        adjectives
+            .iter()
+            .find(|a| k > j && prefix_at(b, k, a))
+            .map(|a| k + a.len())
+    };
+    // The adjective, when present, is the only way on (a verb or ':' cannot also follow the noun).
+    let j = after_adjective.unwrap_or(j);
+    let k = skip_regex_space(b, j);
+    if k < b.len() && b[k] == b':' {
+        return Some(k + 1);
+    }
+    verbs
+        .iter()
+        .find(|v| k > j && word_at(b, k, v))
+        .map(|v| k + v.len())
+}
+
+/// End of the anchor phrase that starts at byte `i`, in the grammar of [`anchor_regex`] (except
+/// "####", handled by the caller): `answer\s+is\b` / `answer\s*:`, the French, Spanish and German
+/// nouns (`réponse (finale) est`, `respuesta (final) es`, `Antwort ist`, `die Antwort`, each also
+/// with `:`), `答案是/为/：`, `答えは/：`, `Ответ:`.
+fn anchor_end_at(b: &[u8], i: usize) -> Option<usize> {
+    const COLONS: [&[u8]; 2] = [b":", "：".as_bytes()];
+    let cjk_colon = |j: usize| {
+        let k = skip_regex_space(b, j);
+        COLONS
+            .iter()
+            .find(|c| b[k..].starts_with(c))
+            .map(|c| k + c.len())
+    };
+    match b[i] {
+        b'a' | b'A' => answer_anchor_end(b, i).or_else(|| {
+            // After "die", the anchor "die Antwort" ends first (found at its 'd').
+            let mut k = i;
+            while k > 0 && is_regex_space(b[k - 1]) {
+                k -= 1;
+            }
+            let after_die = k < i
+                && k >= 3
+                && b[k - 3..k].eq_ignore_ascii_case(b"die")
+                && (k == 3 || !is_word(b[k - 4]));
+            if after_die && word_at(b, i, b"antwort") {
+                return None;
+            }
+            noun_anchor_end(b, i, &[b"antwort"], &[], &[b"ist", b"lautet"])
+        }),
+        b'r' | b'R' => noun_anchor_end(
+            b,
+            i,
+            &["réponse".as_bytes(), "rÉponse".as_bytes(), b"reponse"],
+            &[b"finale"],
+            &[b"est"],
+        )
+        .or_else(|| noun_anchor_end(b, i, &[b"respuesta"], &[b"final", b"correcta"], &[b"es"])),
+        b'd' | b'D' => {
+            // "die Antwort": ends on the noun.
+            if (i > 0 && is_word(b[i - 1])) || !prefix_at(b, i, b"die") {
+                return None;
+            }
+            let k = skip_regex_space(b, i + 3);
+            (k > i + 3 && word_at(b, k, b"antwort")).then_some(k + 7)
+        }
+        _ if b[i..].starts_with("答案".as_bytes()) => {
+            let j = i + "答案".len();
+            ["是", "为", "為"]
+                .iter()
+                .find(|v| b[j..].starts_with(v.as_bytes()))
+                .map(|v| j + v.len())
+                .or_else(|| cjk_colon(j))
+        }
+        _ if b[i..].starts_with("答え".as_bytes()) => {
+            let j = i + "答え".len();
+            if b[j..].starts_with("は".as_bytes()) {
+                return Some(j + "は".len());
+            }
+            cjk_colon(j)
+        }
+        _ => {
+            let j = ["ответ", "Ответ", "ОТВЕТ"]
+                .iter()
+                .find(|w| b[i..].starts_with(w.as_bytes()))
+                .map(|w| i + w.len())?;
+            let k = skip_regex_space(b, j);
+            (k < b.len() && b[k] == b':').then_some(k + 1)
+        }
+    }
+}
+
+/// The bytes an anchor phrase can start with (its first byte): `a`/`A` (answer, Antwort), `r`/`R`
+/// (réponse, respuesta), `d`/`D` (die Antwort), `#`, and the lead bytes of 答 and о/О.
+const ANCHOR_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let starts: [u8; 7] = [
+        b'a',
+        b'r',
+        b'd',
+        b'#',
+        "答".as_bytes()[0],
+        "о".as_bytes()[0],
+        "О".as_bytes()[0],
+    ];
+    let mut k = 0;
+    while k < starts.len() {
+        t[starts[k] as usize] = true;
+        t[starts[k].to_ascii_uppercase() as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// End of the anchor phrase whose "answer" starts at byte `i` (`answer\s+is\b` or `answer\s*:`).
 fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
     if i + 6 > b.len()
@@ -129,10 +302,7 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
         return None;
     }
     let j = i + 6;
-    let mut k = j;
-    while k < b.len() && is_regex_space(b[k]) {
-        k += 1;
-    }
+    let k = skip_regex_space(b, j);
     if k < b.len() && b[k] == b':' {
         return Some(k + 1);
     }
@@ -143,11 +313,80 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
 /// Anchor ends from the last to the first, found lazily by scanning backwards: the answer is
 /// nearly always near the end, so most responses are decided after a few dozen bytes. Yields
 /// exactly the ends of `anchor_ends` (checked by a property test), in reverse.
+///
+/// The English anchors (`answer`, `####`) are found with `memrchr3`. The anchors of other languages
+/// are looked for only once the text from an English anchor to the end is known to hold one of
+/// their fragments ([`other_language_anchor_possible`]); that check covers each byte once, and only
+/// the part of the text the scan has reached.
 struct AnchorsBackward<'a> {
     b: &'a [u8],
     /// Bytes before this offset are still to be scanned.
     upto: usize,
     pending_hash: Vec<usize>,
+    /// Only `answer` and `####` are looked for: no fragment of another language's anchor starts at
+    /// or after `clean_from`.
+    english_only: bool,
+    clean_from: usize,
+}
+
+/// Fragments that every anchor of another language than English holds (ASCII ones in any case):
+/// "pons" (réponse), "pues" (respuesta), "twor" (Antwort), 答, твет, ТВЕТ. Does one start in
+/// `b[from..to]`? Found from their rarer bytes (p, w and the lead bytes) with SIMD searches.
+fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
+    let folded =
+        |k: usize, w: &[u8]| k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w);
+    let latin = |k: usize| {
+        let i = from + k;
+        match b[i] {
+            b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
+            _ => i >= 1 && folded(i - 1, b"twor"),
+        }
+    };
+    let region = &b[from..to];
+    memchr::memchr3_iter(b'p', b'w', b'W', region).any(latin)
+        || memchr::memchr_iter(b'P', region).any(latin)
+        || memchr::memchr3_iter(
+            "答".as_bytes()[0],
+            "т".as_bytes()[0],
+            "Т".as_bytes()[0],
+            region,
+        )
+        .any(|k| {
+            ["答", "твет", "ТВЕТ"]
+                .iter()
+                .any(|w| b[from + k..].starts_with(w.as_bytes()))
+        })
+}
+
+impl<'a> AnchorsBackward<'a> {
+    fn new(b: &'a [u8]) -> Self {
+        AnchorsBackward {
+            b,
+            upto: b.len(),
+            pending_hash: Vec::new(),
+            english_only: true,
+            clean_from: b.len(),
+        }
+    }
+
+    /// May an anchor of another language start in `[from, clean_from)`? If so, switch to the full
+    /// scan from `clean_from` (everything after it is clean and its anchors were yielded);
+    /// otherwise the region is clean.
+    fn switch_if_needed(&mut self, from: usize) -> bool {
+        // Every such anchor has the byte its fragment is found from (p, w, a lead byte) at or after
+        // its start, and the check reads past the region's ends: a clean `[from, len)` means no
+        // anchor of another language starts at or after `from`.
+        let from = from.min(self.clean_from);
+        if other_language_anchor_possible(self.b, from, self.clean_from) {
+            self.english_only = false;
+            self.upto = self.clean_from;
+            self.pending_hash.clear();
+            true
+        } else {
+            self.clean_from = from;
+            false
+        }
+    }
 }
 
 impl Iterator for AnchorsBackward<'_> {
@@ -158,11 +397,45 @@ impl Iterator for AnchorsBackward<'_> {
             return Some(e);
         }
         let b = self.b;
-        while self.upto > 0 {
-            let i = memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto])?;
+        while self.english_only {
+            let Some(i) = memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto]) else {
+                if self.switch_if_needed(0) {
+                    break;
+                }
+                self.upto = 0;
+                return None;
+            };
             if b[i] == b'#' {
                 // A run of '#': the forward scan's non-overlapping "####" matches end at
                 // start+4, start+8, ...
+                let mut start = i;
+                while start > 0 && b[start - 1] == b'#' {
+                    start -= 1;
+                }
+                let run = i + 1 - start;
+                self.upto = start;
+                if run >= 4 {
+                    if self.switch_if_needed(start) {
+                        break;
+                    }
+                    self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
+                    return self.pending_hash.pop();
+                }
+                continue;
+            }
+            self.upto = i;
+            if let Some(e) = answer_anchor_end(b, i) {
+                if self.switch_if_needed(i) {
+                    break;
+                }
+                return Some(e);
+            }
+        }
+        while self.upto > 0 {
+            let i = b[..self.upto]
+                .iter()
+                .rposition(|&c| ANCHOR_START[c as usize])?;
+            if b[i] == b'#' {
                 let mut start = i;
                 while start > 0 && b[start - 1] == b'#' {
                     start -= 1;
@@ -176,7 +449,7 @@ impl Iterator for AnchorsBackward<'_> {
                 continue;
             }
             self.upto = i;
-            if let Some(e) = answer_anchor_end(b, i) {
+            if let Some(e) = anchor_end_at(b, i) {
                 return Some(e);
             }
         }
@@ -195,12 +468,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     extra.sort_unstable();
-    let mut builtin = AnchorsBackward {
-        b: text.as_bytes(),
-        upto: text.len(),
-        pending_hash: Vec::new(),
-    }
-    .peekable();
+    let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
     let mut last_tried = usize::MAX;
     let mut has_box = None;
     loop {
@@ -246,7 +514,10 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
-    match (last_math_span(text), last_number_span(text)) {
+    match (
+        last_math_span(text),
+        last_number_span(text).map(|sp| widen_clock(text, sp)),
+    ) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
             answer: text[ns..ne].to_string(),
             by: ExtractedBy::LastNumber,
@@ -381,6 +652,75 @@ fn short_whole_answer(text: &str) -> Option<&str> {
     (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
 }
 
+/// The last number widened to the clock time it ends ("at 9:15 P.M." -> `9:15 P.M.`, "09:15:00"),
+/// when the widened text is definitely a clock time (seconds, a.m./p.m., or a leading zero) and
+/// ends the response; else the span unchanged. Looks at a few bytes before the number and at the
+/// text after it.
+fn widen_clock(text: &str, (start, end): (usize, usize)) -> (usize, usize) {
+    let b = text.as_bytes();
+    let digits_before = |mut k: usize| {
+        let stop = k.saturating_sub(2);
+        while k > stop && b[k - 1].is_ascii_digit() {
+            k -= 1;
+        }
+        k
+    };
+    // Up to two "DD:" groups before the number.
+    let mut s = start;
+    for _ in 0..2 {
+        if s >= 2 && b[s - 1] == b':' && b[s - 2].is_ascii_digit() {
+            s = digits_before(s - 1);
+        }
+    }
+    if s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b':' || b[s - 1] == b'.') {
+        return (start, end);
+    }
+    // An a.m./p.m. marker after it: " P.M.", "pm", " \\text{P.M.}".
+    let after = &text[end..];
+    let t = after.trim_start_matches(' ');
+    let marker_end = [&b"\\text{"[..], b"\\mathrm{", b""]
+        .iter()
+        .find_map(|wrap| {
+            let tb = t.as_bytes().strip_prefix(*wrap)?;
+            let lead = tb.iter().take_while(|&&c| c == b' ').count();
+            let m = ampm_len(&tb[lead..])?;
+            let mut e = wrap.len() + lead + m;
+            if !wrap.is_empty() {
+                if t.as_bytes().get(e) != Some(&b'}') {
+                    return None;
+                }
+                e += 1;
+            }
+            Some(text.len() - t.len() + e)
+        });
+    let e = marker_end.unwrap_or(end);
+    // Only a time that ends the response ("... leaves at 9:15 P.M."): inside prose ("2:00 pm is
+    // the latest") the last-number rule stays as it was.
+    let ends_text = text[e..]
+        .trim_matches(|c: char| c.is_whitespace() || ".!$".contains(c))
+        .is_empty();
+    match crate::scan::clock::clock_time(&text[s..e]) {
+        Some(c) if c.definite && ends_text && (s < start || e > end) => (s, e),
+        _ => (start, end),
+    }
+}
+
+/// Length of an a.m./p.m. marker at the start of `t` (`am`, `P.M.`, `p.m`), not glued to a word.
+fn ampm_len(t: &[u8]) -> Option<usize> {
+    if !matches!(t.first(), Some(b'a' | b'A' | b'p' | b'P')) {
+        return None;
+    }
+    let mut k = 1 + usize::from(t.get(1) == Some(&b'.'));
+    if !matches!(t.get(k), Some(b'm' | b'M')) {
+        return None;
+    }
+    k += 1;
+    if t.get(k) == Some(&b'.') {
+        k += 1;
+    }
+    (!t.get(k).is_some_and(u8::is_ascii_alphanumeric)).then_some(k)
+}
+
 /// Byte span of the last number in free text, widened over digit groups that number
 /// comparison reads as one value: `1 000` (space thousands) and `2,74` / `1000,99` (a comma that
 /// cannot be a thousands separator, left to the comparison to read as a decimal comma).
@@ -446,9 +786,30 @@ const NEXT_LINE_WINDOW: usize = 4096;
 fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> AfterAnchor {
     use AfterAnchor::{Answer, Nothing, Prose};
     let answer = |s: String| non_empty(s).map_or(Nothing, Answer);
-    let rest = text[pos..].trim_start_matches([' ', '\t', ':', '*', '\u{a0}']);
-    let rest = rest.trim_start_matches(['\n', ' ', '\t', ':', '*']);
+    const SPACE_COLON: [char; 7] = [' ', '\t', ':', '*', '\u{a0}', '：', '\u{3000}'];
+    let rest = text[pos..].trim_start_matches(SPACE_COLON);
+    let mut rest = rest.trim_start_matches(['\n', ' ', '\t', ':', '*']);
+    // "die Antwort" ends on the noun: its verb ("ist", "lautet") or ':' may follow; else the
+    // answer must start right there ("ist die Antwort 8"), or the noun is only mentioned.
+    if text[..pos].len() >= 7 && text.as_bytes()[pos - 7..pos].eq_ignore_ascii_case(b"antwort") {
+        let b = rest.as_bytes();
+        if let Some(v) = [&b"ist"[..], b"lautet"]
+            .into_iter()
+            .find(|v| word_at(b, 0, v))
+        {
+            rest = rest[v.len()..].trim_start_matches(SPACE_COLON);
+        } else if !text[pos..].trim_start().starts_with(':')
+            && !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\(".contains(c))
+        {
+            return Nothing;
+        }
+    }
     if rest.is_empty() {
+        return Nothing;
+    }
+    // Chinese or Japanese words after "答案是" / "答えは" ("答案是否正确", "答えは次の通り") are
+    // about the answer, not the answer.
+    if rest.starts_with(is_cjk_word_char) {
         return Nothing;
     }
     // A math span or box right after the anchor is the answer, whatever follows it.
@@ -480,8 +841,9 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     let line = rest.split('\n').next().unwrap_or("");
     count_work(line.len());
     let b = line.as_bytes();
-    let mut end = line.len();
-    for (i, &c) in b.iter().enumerate() {
+    // An ideographic full stop ends the sentence ("答案是 24，共 3 步。").
+    let mut end = line.find(['。', '！', '？']).unwrap_or(line.len());
+    for (i, &c) in b[..end].iter().enumerate() {
         if c == b'.' {
             let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
             if !next_digit && (i + 1 == b.len() || b[i + 1] == b' ') {
@@ -501,7 +863,7 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     let shape = SentenceShape::of(sentence);
     let mut ans = sentence.trim().trim_end_matches(['*', '.', ' ']).trim();
     // The sentence announces an answer on the next line: "which is:\n\[ \boxed{8} \]".
-    let reaches_line_end = line[end..].trim_matches(['.', ' ', '*']).is_empty();
+    let reaches_line_end = line[end..].trim_matches(['.', ' ', '*', '。']).is_empty();
     let prose_only = !shape.digit && !shape.math && shape.words >= 3;
     if reaches_line_end && (ans.ends_with(':') || prose_only) {
         if let Some(a) = display_starting(&rest[line.len()..]) {
@@ -547,18 +909,146 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
 }
 
 /// Words that, after a number, start a clause about it rather than more of the answer: "12, not
-/// 15", "30 in 2 days", "8 after 3 steps", "5 because 2 + 3 = 5".
+/// 15", "30 in 2 days", "8 after 3 steps", "5 because 2 + 3 = 5"; and the same in French, Spanish,
+/// German and Russian ("220 $ à payer", "30 en 2 días", "8 nach 3 Schritten"). No single ASCII
+/// letter (a variable: "3 a + 2").
 const CONNECTIVES: &[&str] = &[
-    "not", "in", "after", "since", "because", "as", "for", "so", "which", "when", "with", "but",
-    "than", "from", "by", "over", "per", "before", "while", "rather",
+    "not",
+    "in",
+    "after",
+    "since",
+    "because",
+    "as",
+    "for",
+    "so",
+    "which",
+    "when",
+    "with",
+    "but",
+    "than",
+    "from",
+    "by",
+    "over",
+    "per",
+    "before",
+    "while",
+    "rather", // English
+    "à",
+    "en",
+    "pour",
+    "après",
+    "car",
+    "avec",
+    "mais",
+    "depuis",
+    "puisque",
+    "parce",
+    "par",
+    "au",
+    "aux",
+    "dans",
+    "sur",
+    "non",
+    "pas", // French
+    "para",
+    "por",
+    "porque",
+    "después",
+    "con",
+    "pero",
+    "desde",
+    "sin", // Spanish
+    "nach",
+    "für",
+    "weil",
+    "mit",
+    "aber",
+    "seit",
+    "statt",
+    "nicht",
+    "bei",
+    "pro", // German
+    "за",
+    "в",
+    "после",
+    "потому",
+    "для",
+    "но",
+    "не",
+    "на",
+    "с",
+    "через", // Russian
 ];
 
-/// The number that starts an anchored sentence when a connective follows it ("12, not 15" -> "12"):
-/// the sentence is about the number, and its other numbers are not the answer. A list ("3 and 5"),
-/// an expression ("2 + 3 = 5") or a unit word ("30 apples in 2 days") is left whole.
+/// "and" in the languages of the anchors: a connective only before a negation ("12, et non 15",
+/// "12 and not 15"); "3 and 5" is a list.
+const AND_WORDS: &[&str] = &["and", "et", "y", "und", "и", "e"];
+const NEGATIONS: &[&str] = &["not", "non", "pas", "no", "nicht", "kein", "не", "нет"];
+
+/// Punctuation and words of Chinese and Japanese that end the answer after a number ("24，共 3
+/// 步", "24 です"); the enumeration comma 、 joins a list and is not one of them.
+const CJK_ENDS: &[&str] = &["，", "；", "。", "！", "？", "です", "になります"];
+
+/// Currency signs that may stand right after a number ("220 $", "15 €").
+const CURRENCY_AFTER: &[char] = &['$', '€', '£', '¥', '元'];
+
+/// The first word of `s` (letters of any script), and whether it is whole (not glued to a digit).
+fn first_word(s: &str) -> (&str, bool) {
+    let len: usize = s
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .map(char::len_utf8)
+        .sum();
+    let whole = s[len..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+    (&s[..len], whole)
+}
+
+fn is_connective(rest: &str) -> bool {
+    if CJK_ENDS.iter().any(|e| rest.starts_with(e)) {
+        return true;
+    }
+    let (word, whole) = first_word(rest);
+    if word.is_empty() || !whole || (word.len() == 1 && word.is_ascii()) {
+        return false;
+    }
+    let is = |list: &[&str], w: &str| list.iter().any(|x| x.to_lowercase() == w.to_lowercase());
+    if is(CONNECTIVES, word) {
+        return true;
+    }
+    if is(AND_WORDS, word) {
+        let (next, _) = first_word(rest[word.len()..].trim_start());
+        return is(NEGATIONS, next);
+    }
+    false
+}
+
+/// The number in an anchored sentence when a connective follows it ("12, not 15" -> "12"): the
+/// sentence is about the number, and its other numbers are not the answer. The number starts the
+/// sentence, or follows words only ("Janeth aura encore 220 $ à payer d'ici 12 mois" -> "220").
+/// A list ("3 and 5"), an expression ("2 + 3 = 5") or a unit word ("30 apples in 2 days") is
+/// left whole.
 fn number_before_connective(ans: &str) -> Option<&str> {
     let b = ans.as_bytes();
-    let mut i = usize::from(b.first().is_some_and(|&c| c == b'-' || c == b'$'));
+    // Leading words: letters, spaces, apostrophes and commas up to the first digit or sign.
+    let lead = ans
+        .char_indices()
+        .find(|&(_, c)| !(c.is_alphabetic() || c == ' ' || c == '\'' || c == '’' || c == ','))
+        .map_or(ans.len(), |(k, _)| k);
+    let lead = if lead > 0
+        && b.get(lead)
+            .is_some_and(|&c| c.is_ascii_digit() || c == b'$')
+    {
+        // Words before the number must end with a space ("x2" is not a word and a number).
+        if b[lead - 1] != b' ' {
+            return None;
+        }
+        lead
+    } else if lead == 0 {
+        0
+    } else {
+        return None;
+    };
+    let mut i = lead + usize::from(b.get(lead).is_some_and(|&c| c == b'-' || c == b'$'));
     let start_digits = i;
     while i < b.len()
         && (b[i].is_ascii_digit()
@@ -570,19 +1060,23 @@ fn number_before_connective(ans: &str) -> Option<&str> {
     if i == start_digits || !b[start_digits].is_ascii_digit() {
         return None;
     }
-    let number = &ans[..i];
-    let rest = ans[i..].trim_start_matches(',').trim_start();
-    if rest.len() == ans.len() - i {
+    let number = &ans[lead..i];
+    let mut rest = ans[i..].trim_start();
+    let spaced = rest.len() < ans.len() - i;
+    if let Some(r) = rest.strip_prefix(CURRENCY_AFTER) {
+        if !spaced && !r.starts_with(' ') {
+            return None;
+        }
+        rest = r.trim_start();
+    }
+    if CJK_ENDS.iter().any(|e| rest.starts_with(e)) {
+        return Some(number);
+    }
+    let rest2 = rest.trim_start_matches(',').trim_start();
+    if rest2.len() == ans.len() - i {
         return None; // nothing separates the number from what follows ("12abc")
     }
-    let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
-    let word = &rest[..word_len];
-    let whole_word = rest
-        .as_bytes()
-        .get(word_len)
-        .is_none_or(|c| !c.is_ascii_alphanumeric());
-    (word_len > 0 && whole_word && CONNECTIVES.iter().any(|w| w.eq_ignore_ascii_case(word)))
-        .then_some(number)
+    is_connective(rest2).then_some(number)
 }
 
 /// The content of a display, math span or box that starts `after` (the text after an anchored
@@ -852,12 +1346,7 @@ mod tests {
         // Found by the property test below (proptest-regressions/extract.txt): `\s` in the anchor
         // regex and in Python's `re` includes U+000B; the backward scan now agrees.
         let t = "answer\u{b} is\n";
-        let back: Vec<usize> = AnchorsBackward {
-            b: t.as_bytes(),
-            upto: t.len(),
-            pending_hash: Vec::new(),
-        }
-        .collect();
+        let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
         assert_eq!(back, anchor_ends(t));
         assert_eq!(back, [10]);
         assert_eq!(ex("The answer\u{b}is: 42").as_deref(), Some("42"));
@@ -866,10 +1355,10 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1)*") {
+        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答)*") {
             let mut fwd = anchor_ends(&t);
             fwd.reverse();
-            let back: Vec<usize> = AnchorsBackward { b: t.as_bytes(), upto: t.len(), pending_hash: Vec::new() }.collect();
+            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
             proptest::prop_assert_eq!(fwd, back);
         }
     }
@@ -887,7 +1376,12 @@ mod tests {
     #[test]
     fn adversarial_runs_take_linear_work() {
         type Make = fn(usize) -> String;
-        let cases: [(&str, Make); 9] = [
+        let cases: [(&str, Make); 12] = [
+            ("die Antwort", |n| "die Antwort ".repeat(n)),
+            ("Réponse : 答案是", |n| "Réponse : 答案是".repeat(n)),
+            ("spaces before Antwort", |n| {
+                " ".repeat(n) + "Antwort " + &" ".repeat(n) + "ist"
+            }),
             ("####", |n| "####".repeat(n)),
             ("\\$", |n| "\\$".repeat(n) + "5"),
             ("\\[", |n| "\\[".repeat(n) + "5"),
@@ -931,6 +1425,67 @@ mod tests {
             ("The answer is 30 apples in 2 days.", "30 apples in 2 days"),
             ("The answer is 12abc not 15.", "12abc not 15"),
             ("The answer is 18.", "18"),
+        ] {
+            assert_eq!(ex(text).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    /// Anchors in French, Spanish, German, Chinese, Japanese and Russian, with the connectives of
+    /// those languages after an anchored number (issue 13).
+    #[test]
+    fn anchors_in_other_languages() {
+        for (text, want) in [
+            ("Donc la réponse est 12, et non 15.", Some("12")),
+            ("Réponse : 18, après 3 jours.", Some("18")),
+            ("RÉPONSE: 4", Some("4")),
+            (
+                "La reponse finale est $\\frac{3}{4}$.",
+                Some("\\frac{3}{4}"),
+            ),
+            (
+                "Réponse: Janeth aura encore 220 $ à payer d'ici 12 mois.",
+                Some("220"),
+            ),
+            ("Por lo tanto, la respuesta es 30 en 2 días.", Some("30")),
+            ("La respuesta correcta es: 7", Some("7")),
+            ("Respuesta: 14 para cada uno de los 3 grupos.", Some("14")),
+            ("Also ist die Antwort 8 nach 3 Schritten.", Some("8")),
+            ("Die Antwort ist 72 nach 4 Runden.", Some("72")),
+            ("Die Antwort lautet: 5", Some("5")),
+            ("Antwort: 9 mit 2 Resten", Some("9")),
+            // A mention of "die Antwort" is not an anchor: the last number decides.
+            ("Die Antwort hängt von n ab. Wir erhalten 16.", Some("16")),
+            ("所以答案是 24，共 3 步。", Some("24")),
+            ("答案：36，用了 4 小时。", Some("36")),
+            ("因此，最终答案是 $\\frac{1}{2}$。", Some("\\frac{1}{2}")),
+            ("答案为 5，共 2 种情况。", Some("5")),
+            ("检查答案是否正确：2 + 3 = 5，所以 \\boxed{5}", Some("5")),
+            ("よって、答えは 42 です。3 回確認しました。", Some("42")),
+            ("答え：7，2 通りある。", Some("7")),
+            ("Ответ: 15 за 3 дня.", Some("15")),
+            ("ОТВЕТ: 6", Some("6")),
+            // "and" is a connective only before a negation; the French "et" too.
+            ("The answer is 12 and not 15.", Some("12")),
+            ("La réponse est 3 et 5.", Some("3 et 5")),
+            ("La réponse est correcte car 3+4=7.", Some("7")),
+            // A single ASCII letter after a number is a variable, not a word.
+            ("The answer is 3 a + 2.", Some("3 a + 2")),
+        ] {
+            assert_eq!(ex(text).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_clock_time_that_ends_the_response_is_the_answer() {
+        for (text, want) in [
+            ("The train leaves at 9:15 P.M.", "9:15 P.M."),
+            ("It ends at 09:15 \\text{pm}.", "09:15 \\text{pm}"),
+            ("The show starts at 19:00:00.", "19:00:00"),
+            ("Wake up at 7 am", "7 am"),
+            // Not a definite clock time, or not at the end: the last number as before.
+            ("The ratio is 3:5", "5"),
+            ("by 5:00 pm, so 5-3 = 2:00 pm is the latest", "00"),
+            ("at 12:30 am we have 12", "12"),
         ] {
             assert_eq!(ex(text).as_deref(), Some(want), "{text}");
         }

@@ -58,7 +58,7 @@ mod tests {
         /// quadruple it.
         #[test]
         fn repeated_units_take_linear_work(
-            unit in r"(\\boxed\{|\\fbox\{|\\mbox\{|\\frac\{1\}\{|\{|\}|\$|\\\$|\\\[|\\\(|\\\]|\\\)|####|The answer is |Answer: |[0-9]|\.| |\\!|\\right\.|\\left\(|\x22|')[0-9a-z{}]{0,3}",
+            unit in r"(\\boxed\{|\\fbox\{|\\mbox\{|\\frac\{1\}\{|\{|\}|\$|\\\$|\\\[|\\\(|\\\]|\\\)|####|The answer is |Answer: |Réponse : |la respuesta es |die Antwort |Antwort ist |答案是 |答え：|Ответ: |[0-9]|\.| |\\!|\\right\.|\\left\(|\x22|')[0-9a-z{}]{0,3}",
             reps in 1usize..4,
             gold in r"(5|\\frac12|x\+1|\(1, 2\))",
         ) {

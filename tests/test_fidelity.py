@@ -408,8 +408,49 @@ LANGUAGES = [
     ("chinese", BARE, "所以答案是 24，共 3 步。", "24", True, False),
     ("chinese-colon", BARE, "答案：36，用了 4 小时。", "36", True, False),
     ("french-wrong", BARE, "Donc la réponse est 12, et non 15.", "15", False, False),
+    ("french-colon", BARE, "Réponse : 18, après 3 jours.", "18", True, False),
+    ("french-final", BARE, "La réponse finale est $\\frac{3}{4}$.", "0.75", True, False),
+    ("french-prose-first", BARE, "Réponse : Paul aura encore 45 € à payer dans 6 mois.", "45", True, False),
+    (
+        "french-prose-first-wrong",
+        BARE,
+        "Réponse : Paul aura encore 45 € à payer dans 6 mois.",
+        "6",
+        False,
+        False,
+    ),
+    (
+        "french-correct-is-not-an-answer",
+        BARE,
+        "On a \\boxed{7}. La réponse est correcte car 3+4=7.",
+        "7",
+        True,
+        False,
+    ),
+    ("spanish-colon", BARE, "Respuesta: 14 para cada uno de los 3 grupos.", "14", True, False),
+    ("spanish-final", BARE, "La respuesta final es 2,5.", "2.5", True, False),
+    ("german-ist", BARE, "Die Antwort ist 72 nach 4 Runden.", "72", True, False),
+    ("german-colon", BARE, "Antwort: 9 mit 2 Resten", "9", True, False),
+    (
+        "german-mention-is-not-an-anchor",
+        BARE,
+        "Die Antwort hängt von n ab. Wir erhalten 16.",
+        "16",
+        True,
+        False,
+    ),
+    ("chinese-final", BARE, "因此，最终答案是 $\\frac{1}{2}$。", "0.5", True, False),
+    ("chinese-wei", BARE, "答案为 5，共 2 种情况。", "5", True, False),
+    ("chinese-whether", BARE, "检查答案是否正确：2 + 3 = 5，所以 \\boxed{5}", "5", True, False),
+    ("japanese", BARE, "よって、答えは 42 です。3 回確認しました。", "42", True, False),
+    ("japanese-colon", BARE, "答え：7，2 通りある。", "7", True, False),
+    ("russian", BARE, "Ответ: 15 за 3 дня.", "15", True, False),
+    ("russian-wrong", BARE, "Ответ: 15 за 3 дня.", "3", False, False),
+    ("and-not", BARE, "The answer is 12 and not 15.", "12", True, False),
+    ("list-stays-a-list-fr", BARE, "La réponse est 3 et 5.", "3", False, False),
+    ("english-prose-first", BARE, "Answer: Janet still has 220 dollars left to pay.", "220", True, False),
 ]
-LANGUAGES_FAILING = {"french", "french-wrong", "spanish", "german", "chinese", "chinese-colon"}
+LANGUAGES_FAILING: set[str] = set()
 
 
 @pytest.mark.parametrize(
@@ -417,6 +458,124 @@ LANGUAGES_FAILING = {"french", "french-wrong", "spanish", "german", "chinese", "
 )
 def test_anchors_in_other_languages(response, gold, expected):
     assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
+# NEW: clock times. `09:15` = `09:15:00`, `21:15` = `9:15 P.M.`; a clock time (with seconds, a.m./p.m.
+# or a leading-zero hour) is a time of day, never a ratio or a number. A bare `21:15` may be a ratio,
+# so it is read as a time only against a definite clock time.
+
+CLOCK = [
+    ("seconds", BARE, "09:15:00", "09:15", True, True),
+    ("pm", BARE, "9:15 P.M.", "21:15", True, True),
+    ("pm-text", BARE, "09:15 \\text{P.M.}", "21:15", True, True),
+    ("am-leading-zero", BARE, "7:05 a.m.", "07:05", True, True),
+    ("midnight", BARE, "12:30 am", "00:30", True, True),
+    ("noon", BARE, "12:30 p.m.", "12:30:00", True, True),
+    ("hour-only", BARE, "7 pm", "19:00", True, True),
+    ("pm-not-am", BARE, "9:15 a.m.", "21:15", False, True),
+    ("other-seconds", BARE, "09:15:30", "09:15", False, True),
+    ("not-a-ratio", ANCHOR, "\\frac{3}{5}", "09:15", False, True),
+    ("not-a-number", ANCHOR, "9.25", "09:15", False, True),
+    ("in-prose", BARE, "The train leaves at 9:15 P.M.", "21:15", True, False),
+    ("in-prose-wrong", BARE, "The train leaves at 9:15 A.M.", "21:15", False, False),
+    # A bare H:MM is still a ratio when nothing says it is a time.
+    ("ratio-stays", ANCHOR, "3:5", "9:15", True, True),
+]
+CLOCK_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(("response", "gold", "expected"), _params("clock times", CLOCK, CLOCK_FAILING))
+def test_clock_times(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
+# NEW: systems of equations in `cases` / `aligned` environments are read as a set of equations.
+
+SYS = "\\begin{{cases}} {} \\\\ {} \\end{{cases}}"
+ALIGNED = "\\begin{{aligned}} {} \\\\ {} \\end{{aligned}}"
+SYSTEMS = [
+    ("cases-same", ANCHOR, SYS.format("x+y=3", "x-y=1"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-rows-swapped", ANCHOR, SYS.format("x-y=1", "x+y=3"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-scaled-row", ANCHOR, SYS.format("2x+2y=6", "x-y=1"), SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-vs-list", ANCHOR, "x+y=3, x-y=1", SYS.format("x+y=3", "x-y=1"), True, True),
+    ("cases-other-row", ANCHOR, SYS.format("x+y=3", "x-y=2"), SYS.format("x+y=3", "x-y=1"), False, True),
+    ("cases-missing-row", ANCHOR, "x+y=3", SYS.format("x+y=3", "x-y=1"), False, True),
+    (
+        "cases-decimals",
+        ANCHOR,
+        SYS.format("p+q=0.25", "p-q=1.414"),
+        SYS.format("p+q=\\frac14", "p-q=\\sqrt2"),
+        True,
+        True,
+    ),
+    ("aligned-assignments", ANCHOR, ALIGNED.format("x &= 2", "y &= 1"), "x = 2, y = 1", True, True),
+    ("aligned-wrong", ANCHOR, ALIGNED.format("x &= 2", "y &= 3"), "x = 2, y = 1", False, True),
+]
+SYSTEMS_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(("response", "gold", "expected"), _params("systems", SYSTEMS, SYSTEMS_FAILING))
+def test_systems_of_equations(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# --------------------------------------------------------------------------------------------
+# NEW: a decimal inside an expression stands for the exact constant at its place on the other side,
+# at its written precision, under the precision policy of bare decimals: a value with no finite
+# decimal form (sqrt 3, pi, 1/3) matches a decimal of two or more significant digits; a value with
+# one (1.25, 5/4) is exact.
+
+DECIMAL_EXPR = [
+    ("complex", ANCHOR, "2 + 1.732i", "2 + \\sqrt{3}i", True, True),
+    ("complex-reordered", ANCHOR, "1.732i + 2", "2 + \\sqrt{3}i", True, True),
+    ("complex-off", ANCHOR, "2 + 1.8i", "2 + \\sqrt{3}i", False, True),
+    ("pi-area", ANCHOR, "3.14r^2", "\\pi r^2", True, True),
+    ("pi-area-off", ANCHOR, "3.15r^2", "\\pi r^2", False, True),
+    ("equation", ANCHOR, "y = 1.414x + 1", "y = \\sqrt2 x + 1", True, True),
+    ("third", ANCHOR, "x + 0.333", "x + \\frac13", True, True),
+    ("one-digit-is-exact", ANCHOR, "x + 0.3", "x + \\frac13", False, True),
+    ("finite-decimal-is-exact", ANCHOR, "2 + 1.3i", "2 + 1.25i", False, True),
+    ("finite-fraction-is-exact", ANCHOR, "2 + 1.3i", "2 + \\frac54 i", False, True),
+]
+DECIMAL_EXPR_FAILING: set[str] = set()
+
+
+@pytest.mark.parametrize(
+    ("response", "gold", "expected"),
+    _params("decimals inside expressions", DECIMAL_EXPR, DECIMAL_EXPR_FAILING),
+)
+def test_decimals_inside_expressions(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+# A bracketed pair `[a, b]` against a two-entry vector is the list of its entries (NumPy's writing),
+# not the closed interval; against an interval or a tuple nothing changes.
+COL = "\\begin{matrix} \\frac14 \\\\ 3 \\end{matrix}"
+ROW = "\\begin{pmatrix} \\frac14 & 3 \\end{pmatrix}"
+BRACKET_VECTOR = [
+    ("column", BARE, "[0.25, 3]", COL, True, False),
+    ("column-anchored", ANCHOR, "[0.25, 3]", COL, True, True),
+    ("row-anchored", ANCHOR, "[1/4, 3]", ROW, True, True),
+    ("order-matters", ANCHOR, "[3, 0.25]", COL, False, True),
+    ("half-open-is-an-interval", ANCHOR, "[0.25, 3)", COL, False, True),
+    ("tuple-is-not-an-interval", ANCHOR, "(\\frac14, 3)", "[0.25, 3]", False, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("response", "gold", "expected"), _params("bracketed vectors", BRACKET_VECTOR, set())
+)
+def test_bracketed_pair_against_a_vector(response, gold, expected):
+    assert _verdict(response, gold) is expected
+
+
+def test_decimals_inside_expressions_follow_the_precision_option():
+    assert mf.verify("2 + 1.25i", "2 + 1.3i", finite_decimals="written_precision")
+    assert not mf.verify("2 + 1.25i", "2 + 1.3i")
+    assert not mf.verify("2 + \\sqrt{3}i", "2 + 1.732i", strict=True)
+    assert not mf.verify("2 + \\sqrt{3}i", "2 + 1.732i", rounding=False)
 
 
 # --------------------------------------------------------------------------------------------

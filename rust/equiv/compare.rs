@@ -10,7 +10,7 @@ use super::relations::is_inequality;
 use super::sets::{elements, is_bag, is_realset};
 use super::{EquivOptions, EquivOutcome, Equivalence};
 use crate::latex::ast::canonical;
-use crate::latex::{self, BigOp, Constant, Expr, Func, ParseOptions};
+use crate::latex::{self, BigOp, Constant, Expr, Func, ParseOptions, RelOp};
 use crate::scan::boxes::answer_text;
 use crate::verdict::{DecidedBy, FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 use num_rational::BigRational;
@@ -68,6 +68,11 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
     // `x`), except the answers yes and no.
     if let (Some(a), Some(b)) = (plain_word(&g_text), plain_word(&p_text)) {
         return EquivOutcome::decided(a == b, DecidedBy::Literal);
+    }
+    // A clock time is a time of day, never a ratio or a number: `09:15` = `09:15:00`, `21:15` =
+    // `9:15 \text{P.M.}` (crate::scan::clock).
+    if let Some(equal) = crate::scan::clock::compare_clock(&g_text, &p_text) {
+        return EquivOutcome::decided(equal, DecidedBy::Literal);
     }
     let popts = ParseOptions {
         max_nodes: opts.max_nodes,
@@ -131,7 +136,81 @@ impl Ctx<'_> {
     fn top(&mut self, g: &Expr, p: &Expr) -> Equivalence {
         let g = prepare(g);
         let p = prepare(p);
-        self.compare(&g, &p)
+        let r = self.compare(&g, &p);
+        // A decimal inside an expression (`2 + 1.732i`, `p - q = 1.414`) stands for the exact
+        // constant at the same place on the other side, compared at its written precision by the
+        // scalar rule (docs/policies.md, "Precision of decimals").
+        if r != Equivalence::Equal
+            && self.opts.rounding_tolerance
+            && !self.opts.strict
+            && !self.over_budget
+            && (has_inner_decimal(&g) || has_inner_decimal(&p))
+            && self.same_up_to_decimals(&g, &p)
+        {
+            self.note(Stage::Symbolic);
+            return Equivalence::Equal;
+        }
+        r
+    }
+
+    /// Are `a` and `b` the same tree, except that a decimal literal on one side may stand where
+    /// the other has a constant (no free variable) that the scalar rule finds equal to it? Sums,
+    /// products and unordered collections match their terms in any order (greedily); a single
+    /// equation may have its sides swapped.
+    fn same_up_to_decimals(&mut self, a: &Expr, b: &Expr) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            self.over_budget = true;
+            return false;
+        }
+        let decimal_vs_constant = |x: &Expr, y: &Expr| {
+            decimals_of(x).is_some() && !is_compound(y) && y.free_symbols().is_empty()
+        };
+        if decimal_vs_constant(a, b) || decimal_vs_constant(b, a) {
+            return self.compare_scalars(a, b) == Equivalence::Equal;
+        }
+        let pairwise = |cx: &mut Self, x: &[Expr], y: &[Expr]| {
+            x.len() == y.len() && x.iter().zip(y).all(|(u, v)| cx.same_up_to_decimals(u, v))
+        };
+        let any_order = |cx: &mut Self, x: &[Expr], y: &[Expr]| {
+            if x.len() != y.len() {
+                return false;
+            }
+            let mut used = vec![false; y.len()];
+            x.iter().all(|u| {
+                let found = (0..y.len()).find(|&k| !used[k] && cx.same_up_to_decimals(u, &y[k]));
+                found.map(|k| used[k] = true).is_some()
+            })
+        };
+        match (a, b) {
+            (Expr::Add(x), Expr::Add(y))
+            | (Expr::Mul(x), Expr::Mul(y))
+            | (Expr::Set(x), Expr::Set(y))
+            | (Expr::List(_, x), Expr::List(_, y)) => any_order(self, x, y),
+            (Expr::Tuple(x), Expr::Tuple(y)) | (Expr::Ratio(x), Expr::Ratio(y)) => {
+                pairwise(self, x, y)
+            }
+            (Expr::Neg(x), Expr::Neg(y)) | (Expr::PlusMinus(x), Expr::PlusMinus(y)) => {
+                self.same_up_to_decimals(x, y)
+            }
+            (Expr::Div(x1, x2), Expr::Div(y1, y2)) | (Expr::Pow(x1, x2), Expr::Pow(y1, y2)) => {
+                self.same_up_to_decimals(x1, y1) && self.same_up_to_decimals(x2, y2)
+            }
+            (Expr::Func(f, x), Expr::Func(h, y)) => f == h && pairwise(self, x, y),
+            (Expr::Apply(f, x), Expr::Apply(h, y)) => f == h && pairwise(self, x, y),
+            (Expr::Relation(x, xo), Expr::Relation(y, yo)) => {
+                xo == yo
+                    && (pairwise(self, x, y)
+                        || (xo.len() == 1
+                            && xo[0] == RelOp::Eq
+                            && self.same_up_to_decimals(&x[0], &y[1])
+                            && self.same_up_to_decimals(&x[1], &y[0])))
+            }
+            (Expr::Matrix(x), Expr::Matrix(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(u, v)| pairwise(self, u, v))
+            }
+            _ => canonical(a).to_string() == canonical(b).to_string(),
+        }
     }
 
     pub(super) fn compare(&mut self, g: &Expr, p: &Expr) -> Equivalence {
@@ -202,6 +281,20 @@ impl Ctx<'_> {
                     &[(**a1).clone(), (**b1).clone()],
                     &[(**a2).clone(), (**b2).clone()],
                 )
+            }
+            (Expr::Matrix(m), Expr::Interval(a, b, true, true))
+            | (Expr::Interval(a, b, true, true), Expr::Matrix(m))
+                if m.iter().flatten().count() == 2 && (m.len() == 1 || m[0].len() == 1) =>
+            {
+                // `[0.25, 3]` against a vector is the list of its entries (NumPy's writing), not
+                // the closed interval: a vector is never a set of reals.
+                let flat: Vec<Expr> = m.iter().flatten().cloned().collect();
+                let ends = [(**a).clone(), (**b).clone()];
+                if matches!(g, Expr::Matrix(_)) {
+                    self.compare_seq(&flat, &ends)
+                } else {
+                    self.compare_seq(&ends, &flat)
+                }
             }
             _ if (is_bag(g) || is_bag(p)) => self.compare_collections(g, p),
             _ if is_realset(g) || is_realset(p) || is_inequality(g) || is_inequality(p) => {
@@ -509,6 +602,17 @@ fn decimals_of(e: &Expr) -> Option<u32> {
         }
         _ => None,
     }
+}
+
+/// Does `e` hold a decimal literal (written with decimal places, two or more significant digits)
+/// below its top, inside a larger expression?
+fn has_inner_decimal(e: &Expr) -> bool {
+    if decimals_of(e).is_some() {
+        return false;
+    }
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x, Expr::Num(_)) && decimals_of(x).is_some());
+    found
 }
 
 /// `k` when `e` is `10^{k}` with an integer literal `k` (possibly negative).

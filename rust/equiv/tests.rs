@@ -85,6 +85,91 @@ mod engine {
         assert_eq!(eq("4", "4\\sqrt{2}"), Equivalence::NotEqual);
     }
 
+    /// Issue 13: a decimal inside an expression stands for the exact constant at the same place
+    /// on the other side, at its written precision, under the same precision policy as a bare
+    /// decimal (a value with a finite decimal form is exact). Both orders.
+    #[test]
+    fn decimals_inside_expressions() {
+        let both = |g: &str, p: &str| {
+            let (a, b) = (eq(g, p), eq(p, g));
+            assert_eq!(a, b, "{g} vs {p}: not symmetric");
+            a
+        };
+        for (g, p) in [
+            ("2 + \\sqrt{3}i", "2 + 1.732i"),
+            ("2 + \\sqrt{3}i", "1.732i + 2"),
+            ("\\pi r^2", "3.14 r^2"),
+            ("\\sqrt2 x + 1", "1.414 x + 1"),
+            ("p - q = \\sqrt2", "p - q = 1.414"),
+            ("p - q = \\sqrt2", "1.414 = p - q"),
+            ("x + \\frac13", "x + 0.333"),
+            ("(\\sqrt2, \\pi)", "(1.41, 3.14)"),
+            ("e^{x}", "2.718^{x}"),
+            (
+                "\\begin{cases} p+q=\\frac14 \\\\ p-q=\\sqrt2 \\end{cases}",
+                "\\begin{cases} p+q=0.25\\\\ p-q=1.414\\end{cases}",
+            ),
+        ] {
+            assert_eq!(both(g, p), Equivalence::Equal, "{g} vs {p}");
+        }
+        for (g, p) in [
+            ("2 + \\sqrt{3}i", "2 + 1.8i"),
+            ("2 + \\sqrt{3}i", "3 + 1.732i"),
+            // A value with a finite decimal form is exact: 1.3 is not 1.25 inside an expression either.
+            ("2 + 1.25i", "2 + 1.3i"),
+            ("2 + \\frac54 i", "2 + 1.3i"),
+            // One significant digit is exact, as for a bare decimal.
+            ("x + \\frac13", "x + 0.3"),
+            ("\\sqrt2 x + 1", "1.414 y + 1"),
+            (
+                "\\begin{cases} p+q=\\frac14 \\\\ p-q=\\sqrt2 \\end{cases}",
+                "\\begin{cases} p+q=0.25\\\\ p-q=1.5\\end{cases}",
+            ),
+        ] {
+            assert_ne!(both(g, p), Equivalence::Equal, "{g} vs {p}");
+        }
+        // The lenient option and strict mode keep their meaning.
+        let o = EquivOptions {
+            finite_decimals: crate::verdict::FiniteDecimals::WrittenPrecision,
+            ..EquivOptions::default()
+        };
+        assert_eq!(
+            equivalent("2 + 1.25i", "2 + 1.3i", &o).result,
+            Equivalence::Equal
+        );
+        let strict = EquivOptions {
+            strict: true,
+            ..EquivOptions::default()
+        };
+        assert_ne!(
+            equivalent("2 + \\sqrt{3}i", "2 + 1.732i", &strict).result,
+            Equivalence::Equal
+        );
+    }
+
+    /// Issue 13 (mario/0048): `[a, b]` against a two-entry vector is the list of its entries.
+    #[test]
+    fn a_bracketed_pair_against_a_vector_is_a_list() {
+        let col = "\\begin{matrix} \\frac14 \\\\ 3 \\end{matrix}";
+        let row = "\\begin{pmatrix} \\frac14 & 3 \\end{pmatrix}";
+        for m in [col, row] {
+            for (p, want) in [
+                ("[0.25, 3]", Equivalence::Equal),
+                ("[1/4, 3]", Equivalence::Equal),
+                ("[3, 0.25]", Equivalence::NotEqual),
+                ("[0.25, 4]", Equivalence::NotEqual),
+                // Open or half-open brackets are intervals, never vectors.
+                ("[0.25, 3)", Equivalence::NotEqual),
+            ] {
+                assert_eq!(eq(m, p), want, "{m} vs {p}");
+                assert_eq!(eq(p, m), want, "{p} vs {m}");
+            }
+        }
+        // Two intervals and an interval against a tuple are unchanged.
+        assert_eq!(eq("[0.25, 3]", "[\\frac14, 3]"), Equivalence::Equal);
+        assert_eq!(eq("(\\frac14, 3)", "[0.25, 3]"), Equivalence::NotEqual);
+    }
+
     #[test]
     fn collections_and_relations() {
         assert_eq!(eq("-2,1", "1, -2"), Equivalence::Equal);

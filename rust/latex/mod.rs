@@ -92,6 +92,37 @@ mod tests {
             .unwrap_or_else(|e| format!("ERR {e}"))
     }
 
+    /// Systems of equations (issue 13): `cases` rows and `aligned`-style rows (alignment marks
+    /// dropped) read as a comma list of relations; a `cases` row with `&` is a piecewise function.
+    #[test]
+    fn systems_of_equations() {
+        let list = p("p+q=1, p-q=2");
+        assert_eq!(p("\\begin{cases} p+q=1 \\\\ p-q=2 \\end{cases}"), list);
+        assert_eq!(p("\\begin{cases} p+q=1 \\\\ p-q=2 \\\\ \\end{cases}"), list);
+        assert_eq!(
+            p("\\begin{aligned} p+q &= 1 \\\\ p-q &= 2 \\end{aligned}"),
+            list
+        );
+        assert_eq!(
+            p("\\begin{align*} p+q &= 1 \\\\ p-q &= 2 \\end{align*}"),
+            list
+        );
+        assert_eq!(
+            p("\\begin{gathered} p+q = 1 \\\\ p-q = 2 \\end{gathered}"),
+            list
+        );
+        assert_eq!(p("\\begin{cases} x = 3 \\end{cases}"), p("x = 3"));
+        // A matrix inside an aligned row keeps its own cells.
+        assert_eq!(
+            p("\\begin{aligned} A &= \\begin{pmatrix} 1 & 2 \\end{pmatrix} \\end{aligned}"),
+            p("A = \\begin{pmatrix} 1 & 2 \\end{pmatrix}")
+        );
+        assert!(p("\\begin{cases} x & x > 0 \\\\ -x & x \\le 0 \\end{cases}").starts_with("ERR"));
+        assert!(p("\\begin{cases} x = 1 \\end{aligned}").starts_with("ERR"));
+        assert!(p("\\begin{cases} \\end{cases}").starts_with("ERR"));
+        assert!(p("\\begin{cases} x = 1").starts_with("ERR"));
+    }
+
     #[test]
     fn numbers_and_separators() {
         assert_eq!(p("10{,}000"), "10000");

@@ -4,7 +4,7 @@
 
 use super::{perr, Parser};
 use crate::error::Result;
-use crate::latex::ast::{BigOp, Constant, Expr, Func, RelOp};
+use crate::latex::ast::{BigOp, Constant, Expr, Func, ListKind, RelOp};
 use crate::latex::lexer::Tok;
 use crate::latex::vocabulary::func_by_name;
 
@@ -343,6 +343,9 @@ impl Parser {
             "smallmatrix",
             "array",
         ];
+        if SYSTEM_ENVS.contains(&env.as_str()) {
+            return self.system(env, pos);
+        }
         if !matrix_envs.contains(&env.as_str()) {
             return perr(format!("unsupported environment {env}"), pos);
         }
@@ -400,6 +403,99 @@ impl Parser {
         } else {
             m
         })
+    }
+}
+
+/// Environments that hold a system of equations, one per row (issue 13): `cases` (a brace
+/// around the system), `aligned`/`align` and `gathered`/`gather`/`split` (alignment marks `&` are
+/// dropped: `x &= 5`).
+const SYSTEM_ENVS: &[&str] = &[
+    "cases",
+    "aligned",
+    "align",
+    "align*",
+    "gathered",
+    "gather",
+    "gather*",
+    "split",
+    "alignedat",
+];
+
+impl Parser {
+    /// `\begin{cases} p+q=1 \\ p-q=2 \end{cases}`: the rows as a comma list, compared like
+    /// `p+q=1, p-q=2` (a set of equations). A `cases` row with a `&` is a piecewise function
+    /// (`x & x > 0`), which is not a system: unsupported.
+    fn system(&mut self, env: String, pos: usize) -> Result<Expr> {
+        if env == "alignedat" && self.peek() == Some(&Tok::Open('{')) {
+            // Column count, e.g. {2}.
+            while let Some(t) = self.bump() {
+                if t == Tok::Close('}') {
+                    break;
+                }
+            }
+        }
+        if env != "cases" {
+            self.drop_alignment_marks();
+        }
+        let mut rows: Vec<Expr> = Vec::new();
+        loop {
+            match self.peek() {
+                Some(Tok::Cmd(c)) if c == "end" => {
+                    self.i += 1;
+                    let end = self.raw_word()?;
+                    if end != env {
+                        return perr(
+                            format!("\\begin{{{env}}} ended by \\end{{{end}}}"),
+                            self.pos(),
+                        );
+                    }
+                    break;
+                }
+                Some(Tok::RowSep) => self.i += 1,
+                Some(Tok::Op('&')) if env == "cases" => {
+                    return perr("a piecewise function is not a system", self.pos());
+                }
+                Some(Tok::Op('&')) => self.i += 1,
+                None => return perr(format!("unclosed \\begin{{{env}}}"), pos),
+                _ => rows.push(self.parse_relation()?),
+            }
+        }
+        match rows.len() {
+            0 => perr("empty system", pos),
+            1 => Ok(rows.pop().expect("one row")),
+            _ => Ok(Expr::List(ListKind::Comma, rows)),
+        }
+    }
+
+    /// Drop the alignment marks `&` of this environment (not those inside braces or a nested
+    /// environment) so that each row parses as one relation: `x &= 5`. One pass over the tokens.
+    fn drop_alignment_marks(&mut self) {
+        let mut depth = 0usize;
+        let mut drop = Vec::new();
+        for (k, t) in self.toks.iter().enumerate().skip(self.i) {
+            match &t.tok {
+                Tok::Open(_) => depth += 1,
+                Tok::Close(_) => depth = depth.saturating_sub(1),
+                Tok::Cmd(c) if c == "begin" => depth += 1,
+                Tok::Cmd(c) if c == "end" && depth == 0 => break,
+                Tok::Cmd(c) if c == "end" => depth -= 1,
+                Tok::Op('&') if depth == 0 => drop.push(k),
+                _ => {}
+            }
+        }
+        if drop.is_empty() {
+            return;
+        }
+        let mut next = drop.iter().copied().peekable();
+        let mut k = 0usize;
+        self.toks.retain(|_| {
+            let keep = next.peek() != Some(&k);
+            if !keep {
+                next.next();
+            }
+            k += 1;
+            keep
+        });
     }
 }
 
