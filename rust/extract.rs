@@ -1011,7 +1011,15 @@ fn is_connective(rest: &str) -> bool {
     if word.is_empty() || !whole || (word.len() == 1 && word.is_ascii()) {
         return false;
     }
-    let is = |list: &[&str], w: &str| list.iter().any(|x| x.to_lowercase() == w.to_lowercase());
+    // Case-insensitive in any script. This runs for most responses: an ASCII word (nearly all)
+    // is compared by ASCII folding, which for ASCII is what Unicode lowercasing gives.
+    let is = |list: &[&str], w: &str| {
+        if w.is_ascii() {
+            return list.iter().any(|x| x.eq_ignore_ascii_case(w));
+        }
+        let w = w.to_lowercase();
+        list.iter().any(|x| x.to_lowercase() == w)
+    };
     if is(CONNECTIVES, word) {
         return true;
     }
