@@ -2,7 +2,7 @@
 
     .venv/bin/python benches/rescore_lmeval.py [--n 1000000] [--fewshot 5] [--log
     /tmp/samples_gsm8k_bench.jsonl]
-        [--no-copy] [--items-format parquet] [--threads N] [--keep]
+        [--copy] [--items-format parquet] [--threads N] [--keep] [--breakdown]
 
 Generates (once; reused when the file exists with the same size) a GSM8K-style log in lm-eval's layout:
 every line is what lm-eval 0.4.13 writes for its ``gsm8k`` task (doc, target = the GSM8K answer field
@@ -134,7 +134,9 @@ def main() -> None:
         "--fewshot", type=int, default=5, help="few-shot examples in each logged prompt (lm-eval: 5)"
     )
     ap.add_argument("--log", type=Path, default=None, help="where the generated log lives (default: /tmp)")
-    ap.add_argument("--no-copy", action="store_true", help="skip the rescored copy of the log")
+    ap.add_argument(
+        "--copy", action="store_true", help="also write the rescored copy of the log (rescore --copy)"
+    )
     ap.add_argument("--items-format", default="parquet", choices=["parquet", "jsonl"])
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--chunk-mib", type=int, default=32)
@@ -173,7 +175,7 @@ def main() -> None:
     rep = rescore(
         [log],
         out,
-        copy=not args.no_copy,
+        copy=args.copy,
         items_format=args.items_format,
         threads=args.threads,
         chunk_bytes=args.chunk_mib << 20,
@@ -191,7 +193,7 @@ def main() -> None:
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
     print(f"load average after:  {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     print(
-        f"cores: {os.cpu_count()}, threads: {args.threads or 'all'}, copy: {not args.no_copy}, "
+        f"cores: {os.cpu_count()}, threads: {args.threads or 'all'}, copy: {args.copy}, "
         f"items: {args.items_format}"
     )
     print(f"rows scored: {rows:,} in {wall:.2f} s wall, {cpu:.2f} CPU-s (user+sys, all threads)")
@@ -269,7 +271,7 @@ def breakdown(log: Path, out: Path, args: argparse.Namespace) -> None:
     R._ItemsWriter.write = timed("write items (Parquet)", R._ItemsWriter.write)
     try:
         t = time.process_time()
-        rep = R.rescore([log], out, copy=not args.no_copy, threads=1, chunk_bytes=args.chunk_mib << 20)
+        rep = R.rescore([log], out, copy=args.copy, threads=1, chunk_bytes=args.chunk_mib << 20)
         total = time.process_time() - t
     finally:
         (

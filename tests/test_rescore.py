@@ -98,7 +98,7 @@ def test_per_item_output_keeps_ids_and_passes_fields_through(tmp_path):
 
 
 def test_rescored_copies_in_the_logs_own_format(tmp_path):
-    rescore([GSM, LIGHT, OC, QWEN], tmp_path)
+    rescore([GSM, LIGHT, OC, QWEN], tmp_path, copy=True)
     out = tmp_path / "rescored"
     # JSON Lines: each record byte for byte, then our three members.
     orig = GSM.read_text(encoding="utf-8").splitlines()
@@ -213,7 +213,7 @@ def test_an_interrupted_run_leaves_no_complete_looking_output(tmp_path, monkeypa
 
     monkeypatch.setattr(R, "score_log_batch", boom)
     with pytest.raises(KeyboardInterrupt):
-        rescore([GSM, MINERVA], tmp_path)
+        rescore([GSM, MINERVA], tmp_path, copy=True)
     left = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert left == []
 
@@ -225,3 +225,9 @@ def test_cli_rescore(tmp_path, capsys):
     assert json.loads((tmp_path / "summary.json").read_text())["rows"] == 24 + 24 + 12 + 12
     assert main(["rescore", str(tmp_path / "absent.jsonl"), "--out", str(tmp_path / "x")]) == 2
     assert "no such file" in capsys.readouterr().err
+    # The rescored copy only when asked for (it is the whole log again).
+    assert not (tmp_path / "rescored").exists()
+    assert main(["rescore", str(LM), "--out", str(tmp_path / "c"), "--copy", "--quiet"]) == 0
+    copies = list((tmp_path / "c" / "rescored").iterdir())
+    logs = json.loads((tmp_path / "c" / "summary.json").read_text())["files"]
+    assert len(copies) == len(logs) and all(c.stat().st_size > 0 for c in copies)

@@ -63,7 +63,8 @@ KINDS = ("extraction", "equivalence", "gold", "unknown")
 class RescoreOptions:
     """How to rescore. ``compat``: ``fixed`` or ``xwin``. ``samples`` / ``agg``: see the module
     docstring. ``config``: a seed-format config whose per-type policies apply to tasks of that
-    name (the seed's own config is used for seed-format logs). ``copy``: write the rescored copy.
+    name (the seed's own config is used for seed-format logs). ``copy``: also write the rescored copy
+    (off by default: it is the whole log again).
     ``items_format``: ``parquet`` or ``jsonl``; ``keep_response`` adds the response text to it.
     ``examples``: how many examples per reason and per kind the summary keeps."""
 
@@ -79,7 +80,7 @@ class RescoreOptions:
     model: str | None = None
     strict: bool = False
     config: str | os.PathLike[str] | None = None
-    copy: bool = True
+    copy: bool = False
     items_format: Literal["parquet", "jsonl"] = "parquet"
     keep_response: bool = False
     threads: int | None = None

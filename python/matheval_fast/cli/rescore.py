@@ -72,7 +72,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--keep-response", action="store_true", help="include the response text in the per-item output"
     )
-    p.add_argument("--no-copy", action="store_true", help="do not write the rescored copy of each log")
+    p.add_argument(
+        "--copy",
+        action="store_true",
+        help="also write a rescored copy of each log in its own format (the whole log again: "
+        "3.5 GB for a million 5-shot lm-eval lines)",
+    )
+    # Earlier releases wrote the copy unless --no-copy; the flag is still accepted.
+    p.add_argument("--no-copy", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
 
@@ -93,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         strict=args.strict,
         config=args.config,
-        copy=not args.no_copy,
+        copy=args.copy and not args.no_copy,
         items_format=args.items_format,
         keep_response=args.keep_response,
         threads=args.threads,
