@@ -179,6 +179,19 @@ impl Parser {
         })
     }
 
+    /// At `\end`: consume `\end{name}`, which must close the environment `env`.
+    fn end_of(&mut self, env: &str) -> Result<()> {
+        self.i += 1;
+        let end = self.raw_word()?;
+        if end != env {
+            return perr(
+                format!("\\begin{{{env}}} ended by \\end{{{end}}}"),
+                self.pos(),
+            );
+        }
+        Ok(())
+    }
+
     /// Letters inside `{...}` (for `\operatorname`, environment names).
     pub(super) fn raw_word(&mut self) -> Result<String> {
         self.expect(&Tok::Open('{'), "'{'")?;
@@ -361,14 +374,7 @@ impl Parser {
         loop {
             match self.peek() {
                 Some(Tok::Cmd(c)) if c == "end" => {
-                    self.i += 1;
-                    let end = self.raw_word()?;
-                    if end != env {
-                        return perr(
-                            format!("\\begin{{{env}}} ended by \\end{{{end}}}"),
-                            self.pos(),
-                        );
-                    }
+                    self.end_of(&env)?;
                     break;
                 }
                 Some(Tok::Cmd(c)) if c == "hline" => {
@@ -441,14 +447,7 @@ impl Parser {
         loop {
             match self.peek() {
                 Some(Tok::Cmd(c)) if c == "end" => {
-                    self.i += 1;
-                    let end = self.raw_word()?;
-                    if end != env {
-                        return perr(
-                            format!("\\begin{{{env}}} ended by \\end{{{end}}}"),
-                            self.pos(),
-                        );
-                    }
+                    self.end_of(&env)?;
                     break;
                 }
                 Some(Tok::RowSep) => self.i += 1,
