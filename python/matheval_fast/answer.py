@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from matheval_fast import _core
-from matheval_fast._columns import numeric_array, string_array, text_column
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
@@ -366,6 +365,8 @@ class BatchResult:
         """A pyarrow Table with columns correct, reason, extracted, path (all strings ``string``)."""
         import pyarrow as pa
 
+        from matheval_fast._columns import numeric_array
+
         return pa.table(
             {
                 "correct": numeric_array(self.correct.astype(np.bool_)),
@@ -380,6 +381,8 @@ def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
     """``names[codes]`` as an Arrow string array, built by Arrow's take (no Python strings)."""
     import pyarrow as pa
 
+    from matheval_fast._columns import numeric_array
+
     return pa.array(names, pa.string()).take(numeric_array(codes.astype(np.uint8)))
 
 
@@ -390,6 +393,8 @@ def _is_arrow(x: object) -> bool:
 
 def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
     """Inputs cut into chunks of ``chunk`` items that the core accepts (sequences or TextColumns)."""
+    from matheval_fast._columns import text_column
+
     if _is_arrow(x):
         if hasattr(x, "combine_chunks"):
             x = x.combine_chunks()
@@ -529,6 +534,8 @@ def check_batch(
             bar.update(n)
     finally:
         bar.close()
+    from matheval_fast._columns import string_array
+
     if len(parts) == 1:
         correct, reason, path, extracted, pending = parts[0][1]
         extracted_arr = string_array(extracted)
