@@ -43,3 +43,9 @@ pub mod xwin;
 mod bindings;
 
 pub use error::{Error, Result};
+
+/// The extension module's allocator (see `Cargo.toml`: glibc's per-thread arenas on the batch
+/// threads). Only with the binding layer: `cargo test` and Rust users keep their own.
+#[cfg(feature = "python")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
