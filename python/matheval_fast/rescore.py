@@ -10,8 +10,9 @@
   ``gold``: we could not read the gold; ``unknown``: the log does not say what the framework
   extracted), with a few examples of each; malformed records with file and line/row;
 - ``items/<log>.parquet`` (or ``.jsonl``): one row per scored sample with the log's ids and ours;
-- ``rescored/<log>``: the log in its own format with our verdict added to every record
-  (``matheval_fast``, ``matheval_fast_reason``, ``matheval_fast_extracted``);
+- ``rescored/<log>``, only with ``copy=True`` (``--copy``; it is the whole log again): the log in
+  its own format with our verdict added to every record (``matheval_fast``,
+  ``matheval_fast_reason``, ``matheval_fast_extracted``);
 - ``rejected.jsonl``: every malformed record (file, position, message).
 
 Every file is written under a temporary name and renamed when complete: an interrupted run
