@@ -25,8 +25,9 @@ impl JsonColumn<'_> {
 }
 
 /// Escaped and quoted as JSON (serde_json escapes what `json.dumps` escapes: `"`, `\` and the
-/// control characters below U+0020, with the same short forms and lowercase `\u00xx`).
-fn write_string(out: &mut Vec<u8>, s: &str) {
+/// control characters below U+0020, with the same short forms and lowercase `\u00xx`), so output
+/// stays valid JSON whatever the model wrote.
+pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
 }
 

@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::check::Cell;
 use crate::column::Texts;
+use crate::json_out::write_string;
 use crate::names::str_enum;
 
 /// One step of a field path.
@@ -898,11 +899,6 @@ impl Member<'_> {
     }
 }
 
-fn write_json_string(out: &mut Vec<u8>, s: &str) {
-    // serde_json's own escaping: the copy stays valid JSON whatever the model wrote.
-    serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
-}
-
 /// Shape errors of [`append_members`]' arguments (checked once, before any record is written).
 pub fn check_members(
     starts: &[u64],
@@ -956,7 +952,7 @@ pub fn append_members_into(
         .iter()
         .map(|(key, _)| {
             let mut k = Vec::new();
-            write_json_string(&mut k, key);
+            write_string(&mut k, key);
             k.extend_from_slice(b": ");
             k
         })
@@ -984,7 +980,7 @@ pub fn append_members_into(
                     _ => out.extend_from_slice(b"null"),
                 },
                 Member::Text(v) => match v.cell(i) {
-                    Cell::Text(s) => write_json_string(out, s),
+                    Cell::Text(s) => write_string(out, s),
                     Cell::Missing => out.extend_from_slice(b"null"),
                     Cell::BadUtf8 => {
                         return Err(crate::Error::InvalidValue(format!(

@@ -196,13 +196,18 @@ fn append_json_members<'py>(
     members: &Bound<'py, PyList>,
     append_to: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // Values first (text columns borrowed from their arrays, held here), then the members.
-    enum Values<'py> {
+    // Values first; a text member's column is held in `texts` (its Arrow borrow must outlive the
+    // member that reads it), then the members, which take the numbers over and borrow the texts.
+    enum TextSource<'py> {
+        Arrow(ArrowView<'py>),
+        Owned(Vec<Input>),
+    }
+    enum Values {
         Number(Vec<Option<f64>>),
         Bool(Vec<Option<bool>>),
-        Arrow(ArrowView<'py>),
-        Texts(Vec<Input>),
+        Text(usize),
     }
+    let mut texts = Vec::new();
     let mut held = Vec::with_capacity(members.len());
     for item in members.iter() {
         let (key, kind, values): (String, String, Bound<'py, PyAny>) = item.extract()?;
@@ -225,22 +230,24 @@ fn append_json_members<'py>(
                         .collect(),
                 )
             }
-            "text" => match values.cast::<TextColumn>() {
-                Ok(c) => Values::Arrow(ArrowView::of(py, c.get())?),
-                Err(_) => {
-                    let texts = values.extract::<Vec<Option<String>>>().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "member {key:?}: text values must be a TextColumn or a list of str or None"
-                        ))
-                    })?;
-                    Values::Texts(
-                        texts
-                            .into_iter()
-                            .map(|t| t.map_or(Input::Missing, Input::Text))
-                            .collect(),
-                    )
-                }
-            },
+            "text" => {
+                texts.push(match values.cast::<TextColumn>() {
+                    Ok(c) => TextSource::Arrow(ArrowView::of(py, c.get())?),
+                    Err(_) => {
+                        let list = values.extract::<Vec<Option<String>>>().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "member {key:?}: text values must be a TextColumn or a list of str or None"
+                            ))
+                        })?;
+                        TextSource::Owned(
+                            list.into_iter()
+                                .map(|t| t.map_or(Input::Missing, Input::Text))
+                                .collect(),
+                        )
+                    }
+                });
+                Values::Text(texts.len() - 1)
+            }
             other => {
                 return Err(to_pyerr(Error::InvalidValue(format!(
                     "member kind must be 'number', 'bool' or 'text', got {other:?}"
@@ -250,14 +257,16 @@ fn append_json_members<'py>(
         held.push((key, v));
     }
     let mut ms = Vec::with_capacity(held.len());
-    for (key, v) in &held {
+    for (key, v) in held {
         ms.push((
-            key.clone(),
+            key,
             match v {
-                Values::Number(x) => Member::Number(x.clone()),
-                Values::Bool(x) => Member::Bool(x.clone()),
-                Values::Arrow(a) => Member::Text(Texts::Arrow(a.texts()?)),
-                Values::Texts(t) => Member::Text(Texts::Inputs(t)),
+                Values::Number(x) => Member::Number(x),
+                Values::Bool(x) => Member::Bool(x),
+                Values::Text(i) => Member::Text(match &texts[i] {
+                    TextSource::Arrow(a) => Texts::Arrow(a.texts()?),
+                    TextSource::Owned(t) => Texts::Inputs(t),
+                }),
             },
         ));
     }
