@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pa = pytest.importorskip("pyarrow")
 
@@ -62,3 +64,12 @@ def test_check_by_type_uses_the_type_policy_and_auto_for_the_rest():
     assert verdicts.column("correct").to_pylist() == [v.correct for v in want]
     assert verdicts.column("reason").to_pylist() == [v.reason for v in want]
     assert verdicts.column("correct").to_pylist() == [False, True, True, True]
+
+
+@given(st.lists(st.text(), max_size=20), st.booleans())
+def test_strings_builds_what_pa_array_builds(values, large):
+    from matheval_fast._columns import strings
+
+    arr = strings(values, large=large)
+    arr.validate(full=True)
+    assert arr.equals(pa.array(values, pa.large_string() if large else pa.string()))

@@ -377,13 +377,17 @@ class BatchResult:
         )
 
 
+_NAME_ARRAYS: dict[tuple[str, ...], pa.Array] = {}
+
+
 def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
     """``names[codes]`` as an Arrow string array, built by Arrow's take (no Python strings)."""
-    import pyarrow as pa
+    from matheval_fast._columns import numeric_array, strings
 
-    from matheval_fast._columns import numeric_array
-
-    return pa.array(names, pa.string()).take(numeric_array(codes.astype(np.uint8)))
+    arr = _NAME_ARRAYS.get(names)
+    if arr is None:
+        arr = _NAME_ARRAYS.setdefault(names, strings(names))
+    return arr.take(numeric_array(codes.astype(np.uint8)))
 
 
 def _is_arrow(x: object) -> bool:

@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from matheval_fast._columns import numeric_array, values_of
+from matheval_fast._columns import numeric_array, strings, values_of
 from matheval_fast._sympy.pool import check_timeout
 from matheval_fast._vocabulary import FiniteDecimals
 from matheval_fast.answer import Compat, EvalConfig, EvalPolicy, ExtractPolicy, Kind, check_batch
@@ -103,16 +103,18 @@ def check_by_type(
     known = policies.policy
     names = list(known)
     m = len(responses)
-    if types is not None and names and m:
-        gid = pc.index_in(types, value_set=pa.array(names, pa.large_string()))
+    if types is not None and names and m and types.null_count < len(types):
+        gid = pc.index_in(types, value_set=strings(names, large=pa.types.is_large_string(types.type)))
         gid_np = values_of(gid.fill_null(-1), np.int32).astype(np.int64)
-    else:
-        gid_np = np.full(m, -1, dtype=np.int64)
-    fallback = int((gid_np < 0).sum())
+        groups = np.unique(gid_np)
+    else:  # no types (GSM8K-style files): every row is one auto group, no grouping work
+        gid_np = None
+        groups = np.array([-1] if m else [], dtype=np.int64)
+    fallback = m if gid_np is None else int((gid_np < 0).sum())
     parts: list[pa.Table] = []
     order: list[np.ndarray] = []
-    for g in np.unique(gid_np):
-        idx = np.flatnonzero(gid_np == g)
+    for g in groups:
+        idx = np.arange(m, dtype=np.int64) if gid_np is None else np.flatnonzero(gid_np == g)
         if g < 0:
             kw: dict[str, Any] = {"kinds": None, "config": auto_config}
         else:
@@ -137,7 +139,7 @@ def check_by_type(
         order.append(idx)
     if not parts:
         empty = {"correct": pa.bool_(), "reason": pa.string(), "extracted": pa.string(), "path": pa.string()}
-        return pa.table({k: pa.array([], t) for k, t in empty.items()}), 0
+        return pa.table({k: pa.nulls(0, t) for k, t in empty.items()}), 0
     verdicts = pa.concat_tables(parts)
     if len(parts) > 1:  # back to row order
         inverse = np.empty(m, dtype=np.int64)

@@ -195,6 +195,8 @@ class ScoreTally:
         self.rows += out.num_rows
         if out.num_rows == 0:
             return
+        if self._add_one_group(out):
+            return
         t = pa.table(
             {
                 "prompt": out.column("prompt"),
@@ -225,6 +227,27 @@ class ScoreTally:
                 *(g.column(k).to_pylist() for k in ("prompt", col, "correct_count")), strict=True
             ):
                 store[p][v] += n
+
+    def _add_one_group(self, out: pa.RecordBatch) -> bool:
+        """The common batch (one prompt, no type, subtype or level: GSM8K-style files) counted
+        without a group-by; False when the batch has more than one group."""
+        if any(out.column(k).null_count < out.num_rows for k in ("type", "subtype", "level")):
+            return False
+        prompt = values_of(out.column("prompt"))
+        if not (prompt == prompt[0]).all():
+            return False
+        p = int(prompt[0])
+        correct = out.column("correct")
+        cell = self.groups[(p, "", "", "")]
+        cell[0] += int(pc.sum(correct).as_py() or 0)
+        cell[1] += len(correct) - correct.null_count
+        for col, store in (("reason", self.reasons), ("path", self.paths)):
+            counts = pc.value_counts(out.column(col))
+            for v, n in zip(
+                counts.field("values").to_pylist(), counts.field("counts").to_pylist(), strict=True
+            ):
+                store[p][v] += n
+        return True
 
     @property
     def prompts(self) -> int:

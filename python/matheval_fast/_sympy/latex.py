@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import threading
-from importlib import metadata
 from typing import Any
 
 __all__ = [
@@ -41,6 +40,8 @@ class LatexParserWarning(RuntimeWarning):
 
 
 def _installed_antlr() -> str:
+    from importlib import metadata  # only when the parser is probed: a fortieth of a second at import
+
     try:
         return metadata.version(ANTLR_DISTRIBUTION)
     except metadata.PackageNotFoundError:

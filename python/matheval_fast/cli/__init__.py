@@ -49,6 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # `matheval-fast score ...` builds only `score`'s parser: a run starts in a fraction of the time.
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    if argv == ["--version"]:
+        command = ""  # no sub-command's module to import just to print the version
     parser = build_parser(command)
     args = parser.parse_args(argv)
     module = importlib.import_module(args._module)

@@ -85,7 +85,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from matheval_fast._pipeline import use_streaming_memory_pool
     from matheval_fast.rescore import RescoreOptions, rescore, summary_markdown
+
+    use_streaming_memory_pool()
 
     opts = RescoreOptions(
         compat=args.compat,

@@ -13,6 +13,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from matheval_fast._pipeline import use_streaming_memory_pool
 from matheval_fast._sympy.pool import check_timeout
 from matheval_fast.score import default_out, format_table, score_file
 
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch_rows < 1:
         raise ValueError("--batch-rows must be at least 1")
     out = args.out or default_out(args.file)
+    use_streaming_memory_pool()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         summary = _score(args, out)
