@@ -4,6 +4,7 @@ checking and writing all release the GIL, so on two cores they run at the same t
 
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 from collections.abc import Iterator
@@ -17,15 +18,19 @@ T = TypeVar("T")
 _END = object()
 
 
-def prefetched(it: Iterator[T]) -> Iterator[T]:
-    """The items of ``it``, the next one produced in a background thread meanwhile."""
+def prefetched(it: Iterator[T], depth: int = 2) -> Iterator[T]:
+    """The items of ``it``, up to ``depth`` next ones produced in a background thread meanwhile
+    (two: the reader keeps reading while the caller does its Python work between two checks)."""
     with ThreadPoolExecutor(1, thread_name_prefix="matheval-read") as ex:
-        fut = ex.submit(next, it, _END)
+        # One worker thread: the iterator's ``next`` calls run one after the other, in order.
+        ahead = collections.deque(ex.submit(next, it, _END) for _ in range(depth))
         while True:
-            item = fut.result()
+            item = ahead.popleft().result()
             if item is _END:
+                for fut in ahead:
+                    fut.cancel()
                 return
-            fut = ex.submit(next, it, _END)
+            ahead.append(ex.submit(next, it, _END))
             yield item  # type: ignore[misc]
 
 

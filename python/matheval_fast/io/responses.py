@@ -22,7 +22,7 @@ from typing import IO, Any
 import numpy as np
 import pyarrow as pa
 
-from matheval_fast._columns import numeric_array
+from matheval_fast._columns import numeric_array, values_of
 from matheval_fast.io.logs.base import arrow_path, as_text
 from matheval_fast.io.logs.jsonl import Chunk, fields_of, read_chunks
 
@@ -408,7 +408,7 @@ def _rebatch(batches: Iterator[ResponseBatch], batch_rows: int) -> Iterator[Resp
         if n <= batch_rows:
             yield rb
             continue
-        lines = rb.batch.column(0).to_numpy()
+        lines = values_of(rb.batch.column(0))
         rejected = sorted(rb.rejected)
         r = 0
         for start in range(0, n, batch_rows):
