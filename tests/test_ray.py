@@ -74,3 +74,39 @@ def test_the_command_line_runs_on_ray(tmp_path, local_ray, capsys):
     assert main(["score", str(pf), "--engine", "ray"]) == 2  # a directory is needed
     assert main(["score", str(pf), "--engine", "ray", "--out", str(out)]) == 2  # not over old results
     assert "not an empty directory" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(300)
+def test_ray_reads_every_row_group_of_a_directory_once(tmp_path, local_ray):
+    """A directory of Parquet files with many row groups: one task per row group, every row once."""
+    from matheval_fast.distributed import parquet_units, score_with_ray
+
+    recs = _records()
+    local = score_records(recs, id_fields=["qid"])
+    src = tmp_path / "parts" / "nested"
+    src.mkdir(parents=True)
+    half = len(recs) // 2
+    pq.write_table(pa.Table.from_pylist(recs[:half]), src / "a.parquet", row_group_size=7)
+    pq.write_table(pa.Table.from_pylist(recs[half:]), src / "b.parquet", row_group_size=5)
+    (src / "notes.txt").write_text("not parquet")
+    fields = ResponseFields(ids=("qid",))
+    units = parquet_units([str(tmp_path / "parts")], fields)
+    assert len(units) == -(-half // 7) + -(-(len(recs) - half) // 5)
+    out = tmp_path / "scored"
+    summary = score_with_ray(tmp_path / "parts", out, fields=fields, batch_rows=3)
+    assert _key(pq.read_table(out).to_pylist()) == _key(local.rows)
+    assert summary["records"] == len(recs)
+    with pytest.raises(ValueError, match="no column 'nope' for the gold"):
+        score_with_ray(src / "a.parquet", tmp_path / "x", fields=ResponseFields(gold="nope"))
+
+
+@pytest.mark.timeout(300)
+def test_ray_on_an_empty_file_writes_an_empty_dataset(tmp_path, local_ray):
+    from matheval_fast.distributed import score_with_ray
+
+    src = tmp_path / "empty.parquet"
+    schema = pa.schema([("completion", pa.string()), ("answer", pa.string())])
+    pq.write_table(schema.empty_table(), src)
+    out = tmp_path / "scored"
+    summary = score_with_ray(src, out)
+    assert summary["rows"] == 0 and pq.read_table(out).num_rows == 0

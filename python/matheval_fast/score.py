@@ -655,7 +655,7 @@ def score_file(
                 finite_decimals=finite_decimals,
             )
             sink.close()
-            writer.finish(schema[0] if schema else _empty_schema(fields))
+            writer.finish(schema[0] if schema else empty_result_schema(fields))
         finally:
             sink.abandon()
             writer.release()
@@ -682,7 +682,7 @@ def _is_gzip(p: Path) -> bool:
         return fh.read(2) == b"\x1f\x8b"
 
 
-def _empty_schema(fields: ResponseFields) -> pa.Schema:
+def empty_result_schema(fields: ResponseFields) -> pa.Schema:
     return pa.schema(
         [
             ("line", pa.int64()),
