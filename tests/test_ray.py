@@ -110,3 +110,37 @@ def test_ray_on_an_empty_file_writes_an_empty_dataset(tmp_path, local_ray):
     out = tmp_path / "scored"
     summary = score_with_ray(src, out)
     assert summary["rows"] == 0 and pq.read_table(out).num_rows == 0
+
+
+@pytest.mark.timeout(300)
+def test_rescore_on_ray_writes_what_the_local_engine_writes(tmp_path, local_ray):
+    """One Ray task per log: the same groups, file entries and per-item files as the local run."""
+    from matheval_fast.rescore import rescore
+
+    logs = ROOT / "tests" / "data" / "logs"
+    paths = [logs / "lm_eval", next((logs / "lighteval").rglob("details_gsm8k_local*.parquet"))]
+    local = rescore(paths, tmp_path / "local", copy=True).summary()
+    far = rescore(paths, tmp_path / "ray", copy=True, engine="ray").summary()
+    assert len(local["files"]) >= 3
+    assert json.dumps(far["groups"], sort_keys=True) == json.dumps(local["groups"], sort_keys=True)
+    assert far["files"] == local["files"] and far["rows"] == local["rows"]
+    for kind in ("items", "rescored"):
+        names = sorted(p.name for p in (tmp_path / "local" / kind).iterdir())
+        assert names == sorted(p.name for p in (tmp_path / "ray" / kind).iterdir())
+        for name in names:
+            a, b = (tmp_path / d / kind / name for d in ("local", "ray"))
+            assert a.read_bytes() == b.read_bytes() or pq.read_table(a).equals(pq.read_table(b))
+
+
+@pytest.mark.timeout(300)
+def test_rescore_command_line_on_ray(tmp_path, local_ray, monkeypatch):
+    """A relative log path: the summary names the files as given, as the local engine does."""
+    monkeypatch.chdir(ROOT)
+    log = "tests/data/logs/lm_eval"
+    for engine in ("local", "ray"):
+        assert main(["rescore", log, "--out", str(tmp_path / engine), "--engine", engine, "--quiet"]) == 0
+    local, far = (json.loads((tmp_path / e / "summary.json").read_text()) for e in ("local", "ray"))
+    assert far["options"]["engine"] == "ray"
+    assert far["files"] == local["files"]
+    assert json.dumps(far["groups"], sort_keys=True) == json.dumps(local["groups"], sort_keys=True)
+    assert far["files"][0]["file"].startswith("tests/")

@@ -28,6 +28,7 @@ where it keeps them (Qwen), else its record score.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -67,7 +68,9 @@ class RescoreOptions:
     name (the seed's own config is used for seed-format logs). ``copy``: also write the rescored copy
     (off by default: it is the whole log again).
     ``items_format``: ``parquet`` or ``jsonl``; ``keep_response`` adds the response text to it.
-    ``examples``: how many examples per reason and per kind the summary keeps."""
+    ``examples``: how many examples per reason and per kind the summary keeps. ``engine``:
+    ``local`` (this process) or ``ray`` (one Ray task per log; ``address`` names the cluster,
+    ``"auto"`` a running one; without it a local instance starts)."""
 
     compat: Compat = "fixed"
     format: str | None = None
@@ -90,6 +93,8 @@ class RescoreOptions:
     progress: bool = False
     chunk_bytes: int = 32 << 20
     batch_rows: int = 65_536
+    engine: Literal["local", "ray"] = "local"
+    address: str | None = None
 
     def read_options(self) -> ReadOptions:
         return ReadOptions(
@@ -547,6 +552,8 @@ def rescore(
         raise ValueError(f"samples must be 'first' or 'all', got {o.samples!r}")
     if o.agg not in ("mean", "any", "majority"):
         raise ValueError(f"agg must be 'mean', 'any' or 'majority', got {o.agg!r}")
+    if o.engine not in ("local", "ray"):
+        raise ValueError(f"engine must be 'local' or 'ray', got {o.engine!r}")
     if o.items_format not in ("parquet", "jsonl"):
         raise ValueError(f"items_format must be 'parquet' or 'jsonl', got {o.items_format!r}")
     if not paths:
@@ -565,62 +572,33 @@ def rescore(
     total_rows = 0
     rejected = []
     with contextlib.ExitStack() as stack:
+        targets = []
         for reader in readers:
-            name = item_names(reader.path.name)
-            item_path = out / "items" / (f"{name}.{o.items_format}")
-            items_tmp = stack.enter_context(atomic_path(item_path))
-            items_file = _ItemsWriter(items_tmp, o.items_format)
-            # The per-item file is written in a thread while the next batch is scored.
-            items = BackgroundWriter(items_file.write)
-            copy = None
-            copy_target = None
-            if o.copy:
-                copy_target = out / "rescored" / copy_names(reader.copy_name())
-                copy_tmp = stack.enter_context(atomic_path(copy_target))
-                copy = reader.copy_writer(copy_tmp)
-            policies = (
-                user_config if user_config is not None else (seed_config if reader.format == "seed" else None)
-            )
-            rows_in_file = 0
-            bar = progress_bar(None, enabled=o.progress, desc=reader.path.name, unit="row")
-            try:
-                for lb in reader.batches():
-                    b = score_log_batch(
-                        lb.batch, compat=o.compat, policies=policies, threads=o.threads, timeout=o.timeout
-                    )
-                    b = _reduce_alternatives(b)
-                    view = _record_view(b, o.agg)
-                    _accumulate(groups, reader, b, view, o)
-                    items(_item_columns(b, view, o.keep_response))
-                    if copy is not None:
-                        rep = pa.array(view.rep_row)
-                        reasons = b.column(b.schema.get_field_index("reason")).take(rep)
-                        extracted = b.column(b.schema.get_field_index("extracted")).take(rep)
-                        records = b.column(b.schema.get_field_index("record")).to_numpy()[view.first_row]
-                        copy.write(lb.context, records, view.ours, reasons, extracted)
-                    rows_in_file += b.num_rows
-                    bar.update(b.num_rows)
-                items.close()
-            finally:
-                items.abandon()
-                bar.close()
-            items_file.close()
-            if copy is not None:
-                copy.close(_copy_summary(groups, reader, o))
+            item_path = out / "items" / (f"{item_names(reader.path.name)}.{o.items_format}")
+            copy_target = out / "rescored" / copy_names(reader.copy_name()) if o.copy else None
+            targets.append((item_path, copy_target))
+        if o.engine == "ray":
+            # One Ray task per log (a log is read from start to end by one reader); each task
+            # writes its file's outputs under temporary names and renames them when done.
+            done = _rescore_with_ray(readers, targets, o)
+        else:
+            done = []
+            for reader, (item_path, copy_target) in zip(readers, targets, strict=True):
+                items_tmp = stack.enter_context(atomic_path(item_path))
+                copy_tmp = stack.enter_context(atomic_path(copy_target)) if copy_target else None
+                policies = _policies(reader, user_config, seed_config)
+                file_groups, rows_in_file = _score_log(reader, o, policies, items_tmp, copy_tmp)
+                done.append((file_groups, _file_info(reader, rows_in_file), rows_in_file, reader.malformed))
+        for (item_path, copy_target), (file_groups, info, rows_in_file, malformed) in zip(
+            targets, done, strict=True
+        ):
+            groups.update(file_groups)
+            if copy_target is not None:
                 outputs["rescored"].append(str(copy_target))
             outputs["items"].append(str(item_path))
             total_rows += rows_in_file
-            rejected += reader.malformed
-            file_infos.append(
-                {
-                    "file": str(reader.path),
-                    **{k: v for k, v in reader.info.items() if k != "metrics"},
-                    "metrics": reader.info.get("metrics"),
-                    "rows": rows_in_file,
-                    "malformed": reader.malformed_count,
-                    "malformed_examples": [str(m) for m in reader.malformed[:5]],
-                }
-            )
+            rejected += malformed
+            file_infos.append(info)
         seconds = time.perf_counter() - t0
         report = RescoreReport(
             groups=[g.to_dict() for g in groups.values()],
@@ -639,6 +617,122 @@ def rescore(
             tmp.write_text(report.markdown() + "\n", encoding="utf-8")
         write_json(out / "summary.json", report.summary())
     return report
+
+
+def _policies(
+    reader: LogReader, user_config: EvalConfig | None, seed_config: EvalConfig
+) -> EvalConfig | None:
+    """The per-type policies for a log: the user's config, else the seed's for seed-format logs."""
+    if user_config is not None:
+        return user_config
+    return seed_config if reader.format == "seed" else None
+
+
+def _score_log(
+    reader: LogReader,
+    o: RescoreOptions,
+    policies: EvalConfig | None,
+    items_tmp: Path,
+    copy_tmp: Path | None,
+) -> tuple[dict[tuple, GroupStats], int]:
+    """Score one log into its per-item file (and its rescored copy); its groups and row count."""
+    groups: dict[tuple, GroupStats] = {}
+    items_file = _ItemsWriter(items_tmp, o.items_format)
+    # The per-item file is written in a thread while the next batch is scored.
+    items = BackgroundWriter(items_file.write)
+    copy = reader.copy_writer(copy_tmp) if copy_tmp is not None else None
+    rows_in_file = 0
+    bar = progress_bar(None, enabled=o.progress, desc=reader.path.name, unit="row")
+    try:
+        for lb in reader.batches():
+            b = score_log_batch(
+                lb.batch, compat=o.compat, policies=policies, threads=o.threads, timeout=o.timeout
+            )
+            b = _reduce_alternatives(b)
+            view = _record_view(b, o.agg)
+            _accumulate(groups, reader, b, view, o)
+            items(_item_columns(b, view, o.keep_response))
+            if copy is not None:
+                rep = pa.array(view.rep_row)
+                reasons = b.column(b.schema.get_field_index("reason")).take(rep)
+                extracted = b.column(b.schema.get_field_index("extracted")).take(rep)
+                records = b.column(b.schema.get_field_index("record")).to_numpy()[view.first_row]
+                copy.write(lb.context, records, view.ours, reasons, extracted)
+            rows_in_file += b.num_rows
+            bar.update(b.num_rows)
+        items.close()
+    finally:
+        items.abandon()
+        bar.close()
+    items_file.close()
+    if copy is not None:
+        copy.close(_copy_summary(groups, reader, o))
+    return groups, rows_in_file
+
+
+def _file_info(reader: LogReader, rows: int) -> dict[str, Any]:
+    return {
+        "file": str(reader.path),
+        **{k: v for k, v in reader.info.items() if k != "metrics"},
+        "metrics": reader.info.get("metrics"),
+        "rows": rows,
+        "malformed": reader.malformed_count,
+        "malformed_examples": [str(m) for m in reader.malformed[:5]],
+    }
+
+
+def _rescore_task(
+    path: str, fmt: str, o: RescoreOptions, item_path: Path, copy_target: Path | None
+) -> tuple[dict[tuple, GroupStats], dict[str, Any], int, list[Any]]:
+    """One log, in a Ray task: what the local loop does for it, outputs renamed when complete."""
+    reader = open_log(path, fmt, o.read_options())
+    policies = _policies(reader, load_config(o.config) if o.config is not None else None, load_config(None))
+    with contextlib.ExitStack() as stack:
+        items_tmp = stack.enter_context(atomic_path(item_path))
+        copy_tmp = stack.enter_context(atomic_path(copy_target)) if copy_target else None
+        groups, rows = _score_log(reader, o, policies, items_tmp, copy_tmp)
+    return groups, _file_info(reader, rows), rows, reader.malformed
+
+
+def _rescore_with_ray(
+    readers: list[LogReader], targets: list[tuple[Path, Path | None]], o: RescoreOptions
+) -> list[tuple[dict[tuple, GroupStats], dict[str, Any], int, list[Any]]]:
+    try:
+        import ray
+    except ImportError as exc:
+        raise ValueError(
+            "--engine ray needs Ray: pip install 'ray[data]' (the 'ray' extra of matheval-fast)"
+        ) from exc
+    if not ray.is_initialized():
+        ray.init(address=o.address, include_dashboard=False, log_to_driver=False)
+    task = ray.remote(num_cpus=1)(_rescore_task)
+    # One checker thread per task (a task per CPU); no progress bars in the workers.
+    config = str(Path(o.config).resolve()) if o.config is not None else None  # workers' own cwd
+    per_task = RescoreOptions(
+        **{**o.__dict__, "threads": 1, "progress": False, "engine": "local", "config": config}
+    )
+    refs = [
+        task.remote(
+            str(r.path.resolve()), r.format, per_task, item.resolve(), copy.resolve() if copy else None
+        )
+        for r, (item, copy) in zip(readers, targets, strict=True)
+    ]
+    return [_as_given(res, r) for res, r in zip(ray.get(refs), readers, strict=True)]
+
+
+def _as_given(
+    result: tuple[dict[tuple, GroupStats], dict[str, Any], int, list[Any]], reader: LogReader
+) -> tuple[dict[tuple, GroupStats], dict[str, Any], int, list[Any]]:
+    """A task's result with the log named as the user named it (tasks read it by absolute path)."""
+    groups, info, rows, malformed = result
+    given, used = str(reader.path), str(reader.path.resolve())
+    if given != used:
+        for g in groups.values():
+            g.file = given
+        examples = [e.replace(used, given, 1) for e in info["malformed_examples"]]
+        info = {**info, "file": given, "malformed_examples": examples}
+        malformed = [dataclasses.replace(m, file=given) for m in malformed]
+    return groups, info, rows, malformed
 
 
 def _copy_summary(groups: dict[tuple, GroupStats], reader: LogReader, o: RescoreOptions) -> dict[str, Any]:

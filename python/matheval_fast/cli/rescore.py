@@ -81,6 +81,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # Earlier releases wrote the copy unless --no-copy; the flag is still accepted.
     p.add_argument("--no-copy", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
+    p.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="local (default) or ray (one Ray task per log file; the outputs are the same)",
+    )
+    p.add_argument(
+        "--address", default=None, help="--engine ray: the cluster to join ('auto': a running one)"
+    )
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
 
 
@@ -110,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         examples=args.examples,
         progress=sys.stderr.isatty(),
+        engine=args.engine,
+        address=args.address,
     )
     report = rescore(args.logs, args.out, opts)
     summary = report.summary()
