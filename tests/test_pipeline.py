@@ -25,7 +25,11 @@ def test_prefetched_reads_at_most_depth_ahead():
 
     it = prefetched(source(), depth=2)
     assert next(it) == 0
-    threading.Event().wait(0.3)  # time for the reader to run ahead as far as it may
+    for _ in range(500):  # wait (up to 5 s) for the reader to run ahead as far as it may
+        if len(produced) >= 3:
+            break
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.1)
     assert produced == [0, 1, 2]  # the item handed out and two read ahead, no more
     assert list(it) == list(range(1, 10))
 
