@@ -60,3 +60,35 @@ def test_background_writer_keeps_order_and_reports_its_error():
     w(1)
     with pytest.raises(OSError, match="disk full"):
         w.close()
+
+
+@pytest.mark.parametrize("env", [None, "mimalloc", "system"])
+def test_the_command_lines_arrow_pool_leaves_a_users_choice_alone(env):
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import pyarrow as pa\n"
+        "from matheval_fast._pipeline import use_streaming_memory_pool\n"
+        "before = pa.default_memory_pool().backend_name\n"
+        "use_streaming_memory_pool()\n"
+        "print(before, pa.default_memory_pool().backend_name)\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if env is not None:
+        environ["ARROW_DEFAULT_MEMORY_POOL"] = env
+    out = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=True)
+    before, after = out.stdout.split()
+    if env is not None:
+        assert before == after == env
+    elif before == "mimalloc":
+        import pyarrow as pa
+
+        try:
+            pa.jemalloc_memory_pool()
+            assert after == "jemalloc"
+        except NotImplementedError:
+            assert after == "mimalloc"
+    else:
+        assert after == before
