@@ -78,7 +78,8 @@ def test_the_command_lines_arrow_pool_leaves_a_users_choice_alone(env):
     environ = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
     if env is not None:
         environ["ARROW_DEFAULT_MEMORY_POOL"] = env
-    out = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=True)
+    run = [sys.executable, "-c", code]
+    out = subprocess.run(run, env=environ, capture_output=True, text=True, check=True)
     before, after = out.stdout.split()
     if env is not None:
         assert before == after == env
