@@ -101,7 +101,9 @@ fn is_solution_text(gold: &str) -> bool {
     if extract::starts_with_anchor(g) {
         return true;
     }
-    let boxed = g.contains("\\boxed") || g.contains("\\fbox");
+    // The backslash test first: `str::contains(&str)` builds a searcher per call, and most golds
+    // have no backslash at all.
+    let boxed = g.contains('\\') && (g.contains("\\boxed") || g.contains("\\fbox"));
     if boxed {
         return whole_box(g).is_none();
     }
@@ -118,12 +120,29 @@ fn has_gsm8k_answer_line(g: &str) -> bool {
 /// last "####", trimmed, when it starts like a number; None for any other gold. Log readers
 /// use it to show (and, in xwin mode, to compare) the answer rather than the solution.
 pub fn gsm8k_answer(g: &str) -> Option<&str> {
-    let i = g.rfind("####")?;
+    let i = rfind_hashes(g.as_bytes())?;
     let rest = g[i + 4..].trim_start_matches([' ', '\t']);
     if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
         return None;
     }
     Some(rest.split('\n').next().unwrap_or("").trim())
+}
+
+/// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
+/// last run of four or more '#' holds the last match, which starts four bytes before its end.
+fn rfind_hashes(b: &[u8]) -> Option<usize> {
+    let mut upto = b.len();
+    while let Some(j) = memchr::memrchr(b'#', &b[..upto]) {
+        let mut start = j;
+        while start > 0 && j - start < 3 && b[start - 1] == b'#' {
+            start -= 1;
+        }
+        if j - start == 3 {
+            return Some(start);
+        }
+        upto = start;
+    }
+    None
 }
 
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
@@ -286,7 +305,8 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     }
     // "x \approx 11" answers like "x = 11"; "\frac{25}{2} \approx 12.57" is its exact value, which
     // the engine reads (the rounded tail is dropped there, never compared).
-    let approx = e.answer.contains("\\approx") || e.answer.contains('\u{2248}');
+    let approx =
+        (e.answer.contains('\\') && e.answer.contains("\\approx")) || e.answer.contains('\u{2248}');
     Some(
         if approx && !e.answer.contains('=') && name_before_approx(&e.answer) {
             e.answer.replace("\\approx", "=").replace('\u{2248}', "=")
@@ -659,6 +679,19 @@ mod tests {
         assert_eq!(gsm8k_answer("x\n####  -5 \nmore"), Some("-5"));
         assert_eq!(gsm8k_answer("#### 1 #### 2,000"), Some("2,000"));
         assert_eq!(gsm8k_answer("18"), None);
+        for g in [
+            "",
+            "#",
+            "###",
+            "####",
+            "#####",
+            "a####b###",
+            "## ####x#",
+            "########",
+            "#### 1 ### 2",
+        ] {
+            assert_eq!(rfind_hashes(g.as_bytes()), g.rfind("####"), "{g:?}");
+        }
         // The seed compares such golds verbatim (xwin mode keeps its behaviour).
         assert!(!xwin("The answer is 18", short).correct);
     }

@@ -7,7 +7,9 @@
 //! not replace it, and an anchored sentence of prose gives way to a box. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
 //! `\(..\)`, `\[..\]`); else the last number. A hyphen is never a number.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
+
+use memchr::memmem::Finder;
 
 use regex::bytes::Regex;
 
@@ -52,28 +54,46 @@ fn anchor_regex() -> &'static Regex {
     })
 }
 
-/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
-/// "The answer is: ")? Cached per thread: the same few patterns come with every item.
-fn covered_by_builtin(p: &str) -> bool {
+/// Calls `f` with each non-empty phrase of `patterns` that the built-in anchor set does not
+/// already find (see [`covered_by_builtin`]). Cached per thread: the same few patterns come with
+/// every item, and one thread-local access per call is cheaper than one per pattern.
+fn uncovered_patterns(patterns: &[String], mut f: impl FnMut(&str)) {
     thread_local! {
         static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    if patterns.is_empty() {
+        return;
+    }
     SEEN.with(|seen| {
-        if let Some((_, c)) = seen.borrow().iter().find(|(q, _)| q == p) {
-            return *c;
+        for p in patterns {
+            if p.is_empty() {
+                continue;
+            }
+            let known = seen.borrow().iter().find(|(q, _)| q == p).map(|(_, c)| *c);
+            let covered = known.unwrap_or_else(|| {
+                let c = covered_by_builtin(p);
+                let mut seen = seen.borrow_mut();
+                if seen.len() < 64 {
+                    seen.push((p.to_string(), c));
+                }
+                c
+            });
+            if !covered {
+                f(p);
+            }
         }
-        let lower = p.to_ascii_lowercase();
-        let c = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
-            lower[m.end()..].trim_matches([':', ' ']).is_empty()
-                && lower[..m.start()]
-                    .split_whitespace()
-                    .all(|w| ["the", "final", "correct"].contains(&w))
-        });
-        let mut seen = seen.borrow_mut();
-        if seen.len() < 64 {
-            seen.push((p.to_string(), c));
-        }
-        c
+    })
+}
+
+/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
+/// "The answer is: ")?
+fn covered_by_builtin(p: &str) -> bool {
+    let lower = p.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        lower[m.end()..].trim_matches([':', ' ']).is_empty()
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
     })
 }
 
@@ -343,6 +363,21 @@ fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
         }
     };
     let region = &b[from..to];
+    let cjk = |k: usize| {
+        ["答", "твет", "ТВЕТ"]
+            .iter()
+            .any(|w| b[from + k..].starts_with(w.as_bytes()))
+    };
+    // The region is usually the short rest of a line after an English anchor, where one plain
+    // pass costs less than setting up three SIMD searches; the same test at every byte.
+    if region.len() < 64 {
+        const LEADS: [u8; 3] = ["答".as_bytes()[0], "т".as_bytes()[0], "Т".as_bytes()[0]];
+        return region.iter().enumerate().any(|(k, &c)| match c {
+            b'p' | b'P' | b'w' | b'W' => latin(k),
+            _ if LEADS.contains(&c) => cjk(k),
+            _ => false,
+        });
+    }
     memchr::memchr3_iter(b'p', b'w', b'W', region).any(latin)
         || memchr::memchr_iter(b'P', region).any(latin)
         || memchr::memchr3_iter(
@@ -351,11 +386,7 @@ fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
             "Т".as_bytes()[0],
             region,
         )
-        .any(|k| {
-            ["答", "твет", "ТВЕТ"]
-                .iter()
-                .any(|w| b[from + k..].starts_with(w.as_bytes()))
-        })
+        .any(cjk)
 }
 
 impl<'a> AnchorsBackward<'a> {
@@ -460,13 +491,11 @@ impl Iterator for AnchorsBackward<'_> {
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     let mut extra: Vec<usize> = Vec::new();
-    for p in patterns {
-        // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
-        if !p.is_empty() && !covered_by_builtin(p) {
-            let f = memchr::memmem::Finder::new(p.as_bytes());
-            extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
-        }
-    }
+    // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
+    uncovered_patterns(patterns, |p| {
+        let f = Finder::new(p.as_bytes());
+        extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
+    });
     extra.sort_unstable();
     let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
     let mut last_tried = usize::MAX;
@@ -575,8 +604,7 @@ fn bare_answer(text: &str) -> Option<&str> {
     if !t.bytes().any(|c| c.is_ascii_alphanumeric())
         || t.len() > MAX_BARE_ANSWER
         || t.contains(['\n', '\r', '$'])
-        || t.contains("\\(")
-        || t.contains("\\[")
+        || (t.contains('\\') && (t.contains("\\(") || t.contains("\\[")))
     {
         return None;
     }
@@ -647,7 +675,11 @@ fn bare_answer(text: &str) -> Option<&str> {
 /// its final period.
 fn short_whole_answer(text: &str) -> Option<&str> {
     let t = text.trim().trim_end_matches('.').trim_end();
-    let one_word = t.len() <= 40 && t.split_whitespace().count() == 1;
+    let one_word = t.len() <= 40 && {
+        // Exactly one word, without counting the rest.
+        let mut words = t.split_whitespace();
+        words.next().is_some() && words.next().is_none()
+    };
     // A word, a letter or a number word: "####" or "..." alone is not an answer.
     (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
 }
@@ -831,9 +863,10 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     }
     let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
     let first_word = &rest[..word_len];
-    if NOT_AN_ANSWER
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(first_word))
+    if !first_word.is_empty()
+        && NOT_AN_ANSWER
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(first_word))
     {
         return Nothing;
     }
@@ -842,7 +875,12 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     count_work(line.len());
     let b = line.as_bytes();
     // An ideographic full stop ends the sentence ("答案是 24，共 3 步。").
-    let mut end = line.find(['。', '！', '？']).unwrap_or(line.len());
+    // (All three are multi-byte: an ASCII line, nearly every one, cannot hold them.)
+    let mut end = if line.is_ascii() {
+        line.len()
+    } else {
+        line.find(['。', '！', '？']).unwrap_or(line.len())
+    };
     for (i, &c) in b[..end].iter().enumerate() {
         if c == b'.' {
             let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
@@ -886,8 +924,11 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     let response_has_box = |has_box: &mut Option<bool>| {
         *has_box.get_or_insert_with(|| {
             count_work(text.len());
-            memchr::memmem::find(text.as_bytes(), b"\\boxed").is_some()
-                || memchr::memmem::find(text.as_bytes(), b"\\fbox").is_some()
+            // Finders built once: `memmem::find` builds one per call, which cost more than the
+            // search on a response of a few hundred bytes.
+            static BOXED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\boxed"));
+            static FBOX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\fbox"));
+            BOXED.find(text.as_bytes()).is_some() || FBOX.find(text.as_bytes()).is_some()
         })
     };
     let hedge = |shape: &SentenceShape| shape.words >= 4 && shape.numbers() >= 2;
@@ -1133,10 +1174,19 @@ impl<'a> SentenceShape<'a> {
         } else {
             (std::borrow::Cow::Borrowed(s), false)
         };
-        let words = outside
-            .split(|c: char| !c.is_alphabetic())
-            .filter(|w| w.chars().nth(1).is_some())
-            .count();
+        let words = if outside.is_ascii() {
+            // The same count by bytes: on ASCII, `char::is_alphabetic` is `is_ascii_alphabetic`.
+            outside
+                .as_bytes()
+                .split(|c| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() >= 2)
+                .count()
+        } else {
+            outside
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.chars().nth(1).is_some())
+                .count()
+        };
         SentenceShape {
             digit: outside.bytes().any(|c| c.is_ascii_digit()),
             math,
@@ -1183,6 +1233,10 @@ impl<'a> SentenceShape<'a> {
 
 fn non_empty(s: String) -> Option<String> {
     let t = s.trim();
+    if t.len() == s.len() {
+        // Already trimmed (the usual case): no second copy.
+        return (!s.is_empty()).then_some(s);
+    }
     (!t.is_empty()).then(|| t.to_string())
 }
 

@@ -33,6 +33,38 @@ impl WrittenNumber {
         if den == 0 {
             return None;
         }
+        // Nearly every number fits in i64, where gcd, division and the conversion to f64 are
+        // native instructions instead of i128 library calls; same values (an integer converts to
+        // the same nearest f64 from either width).
+        if let (Ok(a), Ok(b)) = (i64::try_from(num), i64::try_from(den)) {
+            if b == 1 {
+                // An integer: already reduced.
+                return Some(WrittenNumber {
+                    exact: Some((num, 1)),
+                    value: a as f64,
+                    decimals: None,
+                    sig_digits: 0,
+                    percent: false,
+                    big_integer: None,
+                });
+            }
+            if a != i64::MIN && b != i64::MIN {
+                let g = gcd(a.unsigned_abs(), b.unsigned_abs()) as i64;
+                let (mut n, mut d) = (a / g.max(1), b / g.max(1));
+                if d < 0 {
+                    n = -n;
+                    d = -d;
+                }
+                return Some(WrittenNumber {
+                    exact: Some((i128::from(n), i128::from(d))),
+                    value: n as f64 / d as f64,
+                    decimals: None,
+                    sig_digits: 0,
+                    percent: false,
+                    big_integer: None,
+                });
+            }
+        }
         let g = gcd(num.unsigned_abs(), den.unsigned_abs()) as i128;
         let (mut n, mut d) = (num / g.max(1), den / g.max(1));
         if d < 0 {
@@ -163,7 +195,7 @@ pub fn normalize_answer(s: &str) -> String {
     if !s
         .bytes()
         .any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
-        && !s.contains("  ")
+        && !s.as_bytes().windows(2).any(|w| w == b"  ")
     {
         return s.trim().trim_end_matches('.').trim().to_string();
     }
@@ -246,8 +278,23 @@ impl Digits {
             self.overflow = true;
         }
     }
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+    /// The value of up to 36 digits (it fits in i128); `None` when there are none. Read from the
+    /// bytes directly: going through `str` would validate UTF-8 first, and most numbers take
+    /// the u64 loop.
+    fn value(&self) -> Option<i128> {
+        let d = self.bytes();
+        if d.is_empty() {
+            return None;
+        }
+        if d.len() <= 19 {
+            return Some(i128::from(
+                d.iter().fold(0u64, |v, &c| v * 10 + u64::from(c - b'0')),
+            ));
+        }
+        Some(d.iter().fold(0i128, |v, &c| v * 10 + i128::from(c - b'0')))
     }
 }
 
@@ -268,7 +315,14 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
         } else {
             Context::NumberText
         };
-        while let Some(sep) = digit_groups::separator_at(s[k..].chars(), context) {
+        // A separator starts with one of these bytes (the thin spaces with 0xE2); checking it here
+        // spares the char iterator of `separator_at` after nearly every number.
+        while let Some(sep) = b
+            .get(k)
+            .is_some_and(|c| matches!(c, b',' | b'{' | b'\\' | b' ' | 0xe2))
+            .then(|| digit_groups::separator_at(s[k..].chars(), context))
+            .flatten()
+        {
             let g = k + sep.len();
             for &d in &b[g..g + 3] {
                 digits.push(d);
@@ -321,16 +375,16 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
             k = end;
         }
     }
-    let ds = digits.as_str();
-    let trimmed = ds.trim_start_matches('0');
-    let sig = if trimmed.is_empty() {
+    let ds = digits.bytes();
+    let trimmed_len = ds.len() - ds.iter().take_while(|&&c| c == b'0').count();
+    let sig = if trimmed_len == 0 {
         1
     } else {
-        trimmed.len() as u32
+        trimmed_len as u32
     };
     let scale = frac_len as i32 - exp;
     let mantissa: Option<i128> = if !digits.overflow && digits.len <= 36 {
-        ds.parse().ok()
+        digits.value()
     } else {
         None
     };
@@ -350,7 +404,7 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
             let text = if digits.overflow {
                 s[i..mant_end].replace(|c: char| !c.is_ascii_digit(), "")
             } else {
-                ds.to_string()
+                ds.iter().map(|&c| char::from(c)).collect()
             };
             let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
             let big_integer = (!has_point && exp >= 0).then(|| {
@@ -683,18 +737,15 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 ///   `FiniteDecimals::WrittenPrecision` (`2.83` = `2.828`).
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
 pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, decimals: FiniteDecimals) -> bool {
-    let gs = if gold.percent {
-        vec![gold.clone(), gold.scaled_percent()]
-    } else {
-        vec![gold.clone()]
-    };
-    let ps = if pred.percent {
-        vec![pred.clone(), pred.scaled_percent()]
-    } else {
-        vec![pred.clone()]
-    };
-    gs.iter()
-        .any(|g| ps.iter().any(|p| plain_equal(g, p, decimals)))
+    // The same pairs in the same order as before, without cloning either side: a percent adds
+    // its scaled value after the number as written.
+    let gs = gold.percent.then(|| gold.scaled_percent());
+    let ps = pred.percent.then(|| pred.scaled_percent());
+    std::iter::once(gold).chain(gs.as_ref()).any(|g| {
+        std::iter::once(pred)
+            .chain(ps.as_ref())
+            .any(|p| plain_equal(g, p, decimals))
+    })
 }
 
 fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, decimals: FiniteDecimals) -> bool {
