@@ -390,7 +390,6 @@ fn fixed_simple_parsed(
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
-    let ex = Some(extracted.clone());
     // "The answer is seven." against 7: an answer written in number words is that number.
     let pred_num = number::parse_number(p)
         .or_else(|| number::number_words(p).and_then(|v| number::parse_number(&v.to_string())));
@@ -404,7 +403,7 @@ fn fixed_simple_parsed(
             return Verdict::decided(
                 numbers_equal(&gn, pn, opts.finite_decimals),
                 DecidedBy::Numeric,
-                ex,
+                Some(extracted),
             );
         }
     }
@@ -414,21 +413,27 @@ fn fixed_simple_parsed(
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
         let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {
-            Equivalence::Equal => return Verdict::decided(true, o.path, ex),
-            Equivalence::NotEqual if o.pred_parsed => return Verdict::decided(false, o.path, ex),
+            Equivalence::Equal => return Verdict::decided(true, o.path, Some(extracted)),
+            Equivalence::NotEqual if o.pred_parsed => {
+                return Verdict::decided(false, o.path, Some(extracted))
+            }
             _ => {}
         }
     }
     let gold_nums: Vec<_> = scan_numbers(g).into_iter().map(|f| f.number).collect();
     if gold_nums.is_empty() {
-        return Verdict::decided(literal_words_equal(g, &p_full), DecidedBy::Literal, ex);
+        return Verdict::decided(
+            literal_words_equal(g, &p_full),
+            DecidedBy::Literal,
+            Some(extracted),
+        );
     }
     let mut pred_nums: Vec<_> = scan_numbers(p).into_iter().map(|f| f.number).collect();
     if pred_nums.is_empty() {
-        return Verdict::with_reason(Reason::PredUnparseable, DecidedBy::None, ex);
+        return Verdict::with_reason(Reason::PredUnparseable, DecidedBy::None, Some(extracted));
     }
     if policy == EvalPolicy::Strict && gold_nums.len() != pred_nums.len() {
-        return Verdict::decided(false, DecidedBy::Numeric, ex);
+        return Verdict::decided(false, DecidedBy::Numeric, Some(extracted));
     }
     let mut unmatched_gold = 0usize;
     for gn in &gold_nums {
@@ -447,7 +452,7 @@ fn fixed_simple_parsed(
         EvalPolicy::GtIncludeModel => pred_nums.is_empty(),
         _ => unmatched_gold == 0 && pred_nums.is_empty(),
     };
-    Verdict::decided(correct, DecidedBy::Numeric, ex)
+    Verdict::decided(correct, DecidedBy::Numeric, Some(extracted))
 }
 
 /// MATH-style checking, fixed: the Rust equivalence engine, SymPy only when it is undecided.
@@ -504,8 +509,8 @@ pub fn verdict_from_equiv(
                 compat: Compat::Fixed,
                 // As the engine read them: doubly escaped LaTeX unescaped.
                 pairs: vec![(
-                    normalize_answer(&debris::unescape_doubled(pred)),
-                    normalize_answer(&debris::unescape_doubled(gold)),
+                    normalize_answer(&debris::unescape_doubled(pred)).into_owned(),
+                    normalize_answer(&debris::unescape_doubled(gold)).into_owned(),
                 )],
             });
             v

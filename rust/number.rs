@@ -3,6 +3,8 @@
 //! integer golds need an equal value; otherwise rounding-aware tolerance; exact rationals so
 //! tiny and huge values compare relatively, never with an absolute epsilon.
 
+use std::borrow::Cow;
+
 use num_integer::gcd;
 
 use crate::scan::braces::{matching_brace, whole_macro_arg, BraceIndex};
@@ -190,14 +192,15 @@ pub fn number_words(s: &str) -> Option<u64> {
 /// Light normalisation of an answer for literal comparison: math delimiters, boxes, `\left`,
 /// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
 /// whitespace collapsed. Case is kept (no case-folding of LaTeX).
-pub fn normalize_answer(s: &str) -> String {
-    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel.
+pub fn normalize_answer(s: &str) -> Cow<'_, str> {
+    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel,
+    // and the result is a slice of the input (no copy).
     if !s
         .bytes()
         .any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
         && !s.as_bytes().windows(2).any(|w| w == b"  ")
     {
-        return s.trim().trim_end_matches('.').trim().to_string();
+        return Cow::Borrowed(s.trim().trim_end_matches('.').trim());
     }
     let mut t = s.trim().to_string();
     // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
@@ -244,7 +247,7 @@ pub fn normalize_answer(s: &str) -> String {
         out = out.replace('\u{b0}', "");
     }
     out = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    out.trim().trim_end_matches('.').trim().to_string()
+    Cow::Owned(out.trim().trim_end_matches('.').trim().to_string())
 }
 
 /// A scanned number with its byte span in the text.
@@ -315,11 +318,14 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
         } else {
             Context::NumberText
         };
-        // A separator starts with one of these bytes (the thin spaces with 0xE2); checking it here
-        // spares the char iterator of `separator_at` after nearly every number.
+        // A separator the number reader knows starts with one of these bytes (the thin spaces
+        // with 0xE2; a bare space only in whole answers): checking it here spares the char
+        // iterator of `separator_at` after nearly every number.
         while let Some(sep) = b
             .get(k)
-            .is_some_and(|c| matches!(c, b',' | b'{' | b'\\' | b' ' | 0xe2))
+            .is_some_and(|&c| {
+                matches!(c, b',' | b'{' | b'\\' | 0xe2) || (c == b' ' && allow_space_groups)
+            })
             .then(|| digit_groups::separator_at(s[k..].chars(), context))
             .flatten()
         {
@@ -438,6 +444,13 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
 /// `\times 10^{k}`, `\cdot 10^k`, `× 10^k`, `*10^k` at `i` (spaces allowed): (k, end).
 fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
     let rest = &s[i..];
+    // Quick refusal ("20 dollars"): after ASCII white space, an ASCII byte other than the first
+    // of `\times`, `\cdot` or `*` cannot start an operator (and `trim_start` stops there too).
+    match rest.bytes().find(|c| !matches!(c, b' ' | b'\t'..=b'\r')) {
+        Some(c) if c.is_ascii() && c != b'\\' && c != b'*' => return None,
+        None => return None,
+        _ => {}
+    }
     let t = rest.trim_start();
     let mut off = rest.len() - t.len();
     let mut matched = false;
@@ -523,6 +536,14 @@ fn negate(n: &mut WrittenNumber) {
 }
 
 fn strip_currency(s: &str) -> &str {
+    // Every prefix below starts with one of these bytes ('€' with 0xE2, '£' and '¥' with 0xC2).
+    if !s
+        .as_bytes()
+        .first()
+        .is_some_and(|c| matches!(c, b'\\' | b'$' | 0xe2 | 0xc2 | b'U'))
+    {
+        return s;
+    }
     for c in ["\\$", "$", "\u{20ac}", "\u{a3}", "\u{a5}", "USD", "US$"] {
         if let Some(r) = s.strip_prefix(c) {
             return r.trim_start();
