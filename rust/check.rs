@@ -9,6 +9,7 @@ use crate::extract::{self, ExtractedBy};
 use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
 use crate::scan::boxes::whole_box;
 use crate::scan::debris;
+use crate::scan::trim;
 use crate::verdict::{
     Compat, DecidedBy, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind, Reason, SympyTask, Verdict,
 };
@@ -93,7 +94,7 @@ impl Input {
 /// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
 /// not the whole gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
-    let g = gold.trim();
+    let g = trim(gold);
     if has_gsm8k_answer_line(g) {
         return true;
     }
@@ -125,7 +126,7 @@ pub fn gsm8k_answer(g: &str) -> Option<&str> {
     if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
         return None;
     }
-    Some(rest.split('\n').next().unwrap_or("").trim())
+    Some(trim(rest.split('\n').next().unwrap_or("")))
 }
 
 /// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
@@ -165,7 +166,7 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
         // The seed compares an empty gold like any other string (and can say True); we do not.
-        Cell::Text(g) if g.trim().is_empty() && opts.compat == Compat::Fixed => {
+        Cell::Text(g) if trim(g).is_empty() && opts.compat == Compat::Fixed => {
             return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
         }
         Cell::Text(g) => g,
@@ -332,7 +333,7 @@ fn name_before_approx(s: &str) -> bool {
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.
 fn rhs_of_equation(s: &str) -> &str {
     match s.rfind('=') {
-        Some(i) if !s[i + 1..].trim().is_empty() => s[i + 1..].trim(),
+        Some(i) if !trim(&s[i + 1..]).is_empty() => trim(&s[i + 1..]),
         _ => s,
     }
 }

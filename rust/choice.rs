@@ -10,10 +10,11 @@
 //! the gold's letter when it is later, so the pronoun "I" is not a choice unless options reach I.
 
 use crate::extract;
+use crate::scan::trim;
 
 /// The gold's choice letter, if the gold is a choice (see the module documentation).
 pub fn gold_letter(gold: &str) -> Option<u8> {
-    let g = unwrap_text(gold.trim().trim_matches('$').trim());
+    let g = unwrap_text(trim(trim(gold).trim_matches('$')));
     if let Some(l) = option_letter(g) {
         return Some(l);
     }

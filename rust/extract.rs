@@ -15,6 +15,7 @@ use regex::bytes::Regex;
 
 use crate::number::scan_numbers;
 use crate::scan::boxes::{self, box_at, whole_box};
+use crate::scan::trim;
 
 /// How the answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -928,7 +929,7 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
         }
     }
     let shape = SentenceShape::of(sentence);
-    let mut ans = sentence.trim().trim_end_matches(['*', '.', ' ']).trim();
+    let mut ans = trim(trim(sentence).trim_end_matches(['*', '.', ' ']));
     // The sentence announces an answer on the next line: "which is:\n\[ \boxed{8} \]".
     let reaches_line_end = line[end..].trim_matches(['.', ' ', '*', '。']).is_empty();
     let prose_only = !shape.digit && !shape.math && shape.words >= 3;
@@ -1261,7 +1262,7 @@ impl<'a> SentenceShape<'a> {
 }
 
 fn non_empty(s: String) -> Option<String> {
-    let t = s.trim();
+    let t = trim(&s);
     if t.len() == s.len() {
         // Already trimmed (the usual case): no second copy.
         return (!s.is_empty()).then_some(s);

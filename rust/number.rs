@@ -9,6 +9,7 @@ use num_integer::gcd;
 
 use crate::scan::braces::{matching_brace, whole_macro_arg, BraceIndex};
 use crate::scan::digit_groups::{self, Context};
+use crate::scan::{trim, trim_start};
 use crate::verdict::{FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 
 /// A number as written in an answer.
@@ -200,7 +201,7 @@ pub fn normalize_answer(s: &str) -> Cow<'_, str> {
         .any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
         && !s.as_bytes().windows(2).any(|w| w == b"  ")
     {
-        return Cow::Borrowed(s.trim().trim_end_matches('.').trim());
+        return Cow::Borrowed(trim(trim(s).trim_end_matches('.')));
     }
     let mut t = s.trim().to_string();
     // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
@@ -488,14 +489,14 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
 /// trailing unit words. `None` if anything else remains.
 pub fn parse_number(s: &str) -> Option<WrittenNumber> {
     crate::work::count(s.len());
-    let t = strip_currency(s.trim());
+    let t = strip_currency(trim(s));
     let (neg, body) = match t.chars().next() {
         Some('-') => (true, &t[1..]),
         Some('\u{2212}') => (true, &t['\u{2212}'.len_utf8()..]),
         Some('+') => (false, &t[1..]),
         _ => (false, t),
     };
-    let body = strip_currency(body.trim_start());
+    let body = strip_currency(trim_start(body));
     let (mut n, end) = if body.starts_with('\\') {
         frac_at(body, 0, &|o| matching_brace(body, o))?
     } else {
@@ -505,7 +506,7 @@ pub fn parse_number(s: &str) -> Option<WrittenNumber> {
             None => (a, e1),
         }
     };
-    let mut rest = body[end..].trim_start();
+    let mut rest = trim_start(&body[end..]);
     if let Some(r) = rest
         .strip_prefix('%')
         .or_else(|| rest.strip_prefix("\\%"))
