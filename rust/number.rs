@@ -306,6 +306,34 @@ impl Digits {
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
 fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
+    // Fast path, most numbers ("18", "540"): a short run of digits that nothing below can extend
+    // (no separator, point, exponent or `\times 10^k` can start at the next byte) is the integer
+    // the general path would build.
+    let run = b[i.min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if (1..=18).contains(&run)
+        && !b.get(i + run).is_some_and(|c| {
+            matches!(
+                c,
+                b'.' | b'e' | b'E' | b',' | b'{' | b'\\' | b' ' | b'*' | 0xc2 | 0xc3 | 0xe2
+            )
+        })
+    {
+        let v = b[i..i + run]
+            .iter()
+            .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+        let n = WrittenNumber {
+            exact: Some((i128::from(v), 1)),
+            value: v as f64,
+            decimals: None,
+            sig_digits: 0,
+            percent: false,
+            big_integer: None,
+        };
+        return Some((n, i + run));
+    }
     let mut k = i;
     let mut digits = Digits::new();
     while k < b.len() && b[k].is_ascii_digit() {
