@@ -14,6 +14,10 @@ use crate::scan::trim;
 
 /// The gold's choice letter, if the gold is a choice (see the module documentation).
 pub fn gold_letter(gold: &str) -> Option<u8> {
+    // A choice letter (A-J) and the word "answer" are ASCII letters: most golds ("18") have none.
+    if !gold.bytes().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
     let g = unwrap_text(trim(trim(gold).trim_matches('$')));
     if let Some(l) = option_letter(g) {
         return Some(l);

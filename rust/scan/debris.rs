@@ -50,6 +50,10 @@ const TRAILING: [&str; 7] = ["\\right.", "\\\\", "\\!", "\\,", "\\:", "\\;", "\\
 
 /// The answer without stray LaTeX at its ends (a slice of `s`).
 pub fn strip_debris(s: &str) -> &str {
+    // Every debris token and `\left.` holds a backslash: without one, only the trim applies.
+    if !s.as_bytes().contains(&b'\\') {
+        return super::trim(s);
+    }
     let mut t = super::trim(s);
     loop {
         crate::work::count(1);
