@@ -162,6 +162,10 @@ pub fn number_words(s: &str) -> Option<u64> {
     const TENS: [&str; 8] = [
         "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
     ];
+    // A digit makes some word unknown: no lowercased copy needed to say so.
+    if s.bytes().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
     let text = s.trim().trim_end_matches('.').to_lowercase();
     let (mut total, mut current, mut words) = (0u64, 0u64, 0usize);
     for w in text.split(|c: char| c.is_whitespace() || c == '-') {

@@ -19,6 +19,10 @@ const MAX_CLOCK_TEXT: usize = 64;
 
 /// Read `s` as a clock time (see the module documentation).
 pub fn clock_time(s: &str) -> Option<ClockTime> {
+    // The test below, before trimming (trimming removes none of these bytes).
+    if !s.bytes().any(|c| c == b':' || c == b'm' || c == b'M') {
+        return None;
+    }
     let s = super::trim(s);
     if s.len() > MAX_CLOCK_TEXT || !s.bytes().any(|c| c == b':' || c == b'm' || c == b'M') {
         return None;
