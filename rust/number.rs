@@ -310,21 +310,23 @@ impl Digits {
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
 fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
-    // Fast path, most numbers ("18", "540"): a short run of digits that nothing below can extend
-    // (no separator, point, exponent or `\times 10^k` can start at the next byte) is the integer
-    // the general path would build.
+    // Fast path, most numbers ("18", "540", "20 dollars" in prose): a short run of digits that
+    // nothing below can extend (no separator, point, exponent or `\times 10^k` can start at the
+    // next byte) is the integer the general path would build.
     let run = b[i.min(b.len())..]
         .iter()
         .take_while(|c| c.is_ascii_digit())
         .count();
-    if (1..=18).contains(&run)
-        && !b.get(i + run).is_some_and(|c| {
-            matches!(
-                c,
-                b'.' | b'e' | b'E' | b',' | b'{' | b'\\' | b' ' | b'*' | 0xc2 | 0xc3 | 0xe2
-            )
-        })
-    {
+    let plain_end = match b.get(i + run) {
+        None => true,
+        // In prose a space groups no digits; it may still lead to `\times 10^k`.
+        Some(b' ') => !allow_space_groups && !times_ten_possible(&b[i + run..]),
+        Some(c) => !matches!(
+            c,
+            b'.' | b'e' | b'E' | b',' | b'{' | b'\\' | b'*' | 0xc2 | 0xc3 | 0xe2
+        ),
+    };
+    if (1..=18).contains(&run) && plain_end {
         let v = b[i..i + run]
             .iter()
             .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
@@ -475,14 +477,21 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
 }
 
 /// `\times 10^{k}`, `\cdot 10^k`, `× 10^k`, `*10^k` at `i` (spaces allowed): (k, end).
+/// May an operator of [`times_ten_power`] follow in `rest`? No when, after ASCII white space,
+/// comes the end or an ASCII byte other than the first of `\times`, `\cdot` or `*` (`trim_start`
+/// stops there too); a non-ASCII byte may be Unicode white space, `×` or `·`.
+fn times_ten_possible(rest: &[u8]) -> bool {
+    match rest.iter().find(|c| !matches!(c, b' ' | b'\t'..=b'\r')) {
+        Some(&c) => !c.is_ascii() || c == b'\\' || c == b'*',
+        None => false,
+    }
+}
+
 fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
     let rest = &s[i..];
-    // Quick refusal ("20 dollars"): after ASCII white space, an ASCII byte other than the first
-    // of `\times`, `\cdot` or `*` cannot start an operator (and `trim_start` stops there too).
-    match rest.bytes().find(|c| !matches!(c, b' ' | b'\t'..=b'\r')) {
-        Some(c) if c.is_ascii() && c != b'\\' && c != b'*' => return None,
-        None => return None,
-        _ => {}
+    // Quick refusal ("20 dollars").
+    if !times_ten_possible(rest.as_bytes()) {
+        return None;
     }
     let t = rest.trim_start();
     let mut off = rest.len() - t.len();
