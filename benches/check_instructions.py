@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import sys
 
-import pyarrow.parquet as pq
-
 import matheval_fast as mf
+import pyarrow.parquet as pq
 
 
 def main() -> None:
