@@ -18,6 +18,7 @@ pub mod digit_groups;
 
 /// ASCII white space as `char::is_whitespace` reads it (tab, line feed, vertical tab, form feed,
 /// carriage return, space).
+#[inline]
 fn is_ascii_ws(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
@@ -25,6 +26,7 @@ fn is_ascii_ws(b: u8) -> bool {
 /// `s.trim_start()`, byte by byte while the text is ASCII (the std version decodes a char at
 /// each step; the hot path trims several short answers per item). A non-ASCII byte hands over
 /// to the std version, so Unicode white space is trimmed as before.
+#[inline]
 pub fn trim_start(s: &str) -> &str {
     let b = s.as_bytes();
     let mut i = 0;
@@ -38,6 +40,7 @@ pub fn trim_start(s: &str) -> &str {
 }
 
 /// `s.trim_end()`, byte by byte while the text is ASCII (see [`trim_start`]).
+#[inline]
 pub fn trim_end(s: &str) -> &str {
     let b = s.as_bytes();
     let mut j = b.len();
@@ -51,6 +54,7 @@ pub fn trim_end(s: &str) -> &str {
 }
 
 /// `s.trim()` (see [`trim_start`]).
+#[inline]
 pub fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
