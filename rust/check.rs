@@ -9,6 +9,7 @@ use crate::extract::{self, ExtractedBy};
 use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
 use crate::scan::boxes::whole_box;
 use crate::scan::debris;
+use crate::scan::trim;
 use crate::verdict::{
     Compat, DecidedBy, EvalPolicy, ExtractPolicy, FiniteDecimals, Kind, Reason, SympyTask, Verdict,
 };
@@ -93,7 +94,16 @@ impl Input {
 /// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
 /// not the whole gold, or long text with words.
 fn is_solution_text(gold: &str) -> bool {
-    let g = gold.trim();
+    // Each test below needs a '#', a backslash, a letter (an anchor starts with one) or more
+    // than 200 bytes: a plain number gold has none of them.
+    if gold.len() <= 200
+        && !gold
+            .bytes()
+            .any(|c| c == b'#' || c == b'\\' || c.is_ascii_alphabetic())
+    {
+        return false;
+    }
+    let g = trim(gold);
     if has_gsm8k_answer_line(g) {
         return true;
     }
@@ -101,7 +111,9 @@ fn is_solution_text(gold: &str) -> bool {
     if extract::starts_with_anchor(g) {
         return true;
     }
-    let boxed = g.contains("\\boxed") || g.contains("\\fbox");
+    // The backslash test first: `str::contains(&str)` builds a searcher per call, and most golds
+    // have no backslash at all.
+    let boxed = g.contains('\\') && (g.contains("\\boxed") || g.contains("\\fbox"));
     if boxed {
         return whole_box(g).is_none();
     }
@@ -118,12 +130,29 @@ fn has_gsm8k_answer_line(g: &str) -> bool {
 /// last "####", trimmed, when it starts like a number; None for any other gold. Log readers
 /// use it to show (and, in xwin mode, to compare) the answer rather than the solution.
 pub fn gsm8k_answer(g: &str) -> Option<&str> {
-    let i = g.rfind("####")?;
+    let i = rfind_hashes(g.as_bytes())?;
     let rest = g[i + 4..].trim_start_matches([' ', '\t']);
     if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
         return None;
     }
-    Some(rest.split('\n').next().unwrap_or("").trim())
+    Some(trim(rest.split('\n').next().unwrap_or("")))
+}
+
+/// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
+/// last run of four or more '#' holds the last match, which starts four bytes before its end.
+fn rfind_hashes(b: &[u8]) -> Option<usize> {
+    let mut upto = b.len();
+    while let Some(j) = memchr::memrchr(b'#', &b[..upto]) {
+        let mut start = j;
+        while start > 0 && j - start < 3 && b[start - 1] == b'#' {
+            start -= 1;
+        }
+        if j - start == 3 {
+            return Some(start);
+        }
+        upto = start;
+    }
+    None
 }
 
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
@@ -146,7 +175,7 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
             return Verdict::with_reason(Reason::OverBudget, DecidedBy::None, None);
         }
         // The seed compares an empty gold like any other string (and can say True); we do not.
-        Cell::Text(g) if g.trim().is_empty() && opts.compat == Compat::Fixed => {
+        Cell::Text(g) if trim(g).is_empty() && opts.compat == Compat::Fixed => {
             return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
         }
         Cell::Text(g) => g,
@@ -286,7 +315,8 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     }
     // "x \approx 11" answers like "x = 11"; "\frac{25}{2} \approx 12.57" is its exact value, which
     // the engine reads (the rounded tail is dropped there, never compared).
-    let approx = e.answer.contains("\\approx") || e.answer.contains('\u{2248}');
+    let approx =
+        (e.answer.contains('\\') && e.answer.contains("\\approx")) || e.answer.contains('\u{2248}');
     Some(
         if approx && !e.answer.contains('=') && name_before_approx(&e.answer) {
             e.answer.replace("\\approx", "=").replace('\u{2248}', "=")
@@ -312,7 +342,7 @@ fn name_before_approx(s: &str) -> bool {
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.
 fn rhs_of_equation(s: &str) -> &str {
     match s.rfind('=') {
-        Some(i) if !s[i + 1..].trim().is_empty() => s[i + 1..].trim(),
+        Some(i) if !trim(&s[i + 1..]).is_empty() => trim(&s[i + 1..]),
         _ => s,
     }
 }
@@ -370,7 +400,6 @@ fn fixed_simple_parsed(
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
-    let ex = Some(extracted.clone());
     // "The answer is seven." against 7: an answer written in number words is that number.
     let pred_num = number::parse_number(p)
         .or_else(|| number::number_words(p).and_then(|v| number::parse_number(&v.to_string())));
@@ -384,7 +413,7 @@ fn fixed_simple_parsed(
             return Verdict::decided(
                 numbers_equal(&gn, pn, opts.finite_decimals),
                 DecidedBy::Numeric,
-                ex,
+                Some(extracted),
             );
         }
     }
@@ -394,21 +423,27 @@ fn fixed_simple_parsed(
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
         let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {
-            Equivalence::Equal => return Verdict::decided(true, o.path, ex),
-            Equivalence::NotEqual if o.pred_parsed => return Verdict::decided(false, o.path, ex),
+            Equivalence::Equal => return Verdict::decided(true, o.path, Some(extracted)),
+            Equivalence::NotEqual if o.pred_parsed => {
+                return Verdict::decided(false, o.path, Some(extracted))
+            }
             _ => {}
         }
     }
     let gold_nums: Vec<_> = scan_numbers(g).into_iter().map(|f| f.number).collect();
     if gold_nums.is_empty() {
-        return Verdict::decided(literal_words_equal(g, &p_full), DecidedBy::Literal, ex);
+        return Verdict::decided(
+            literal_words_equal(g, &p_full),
+            DecidedBy::Literal,
+            Some(extracted),
+        );
     }
     let mut pred_nums: Vec<_> = scan_numbers(p).into_iter().map(|f| f.number).collect();
     if pred_nums.is_empty() {
-        return Verdict::with_reason(Reason::PredUnparseable, DecidedBy::None, ex);
+        return Verdict::with_reason(Reason::PredUnparseable, DecidedBy::None, Some(extracted));
     }
     if policy == EvalPolicy::Strict && gold_nums.len() != pred_nums.len() {
-        return Verdict::decided(false, DecidedBy::Numeric, ex);
+        return Verdict::decided(false, DecidedBy::Numeric, Some(extracted));
     }
     let mut unmatched_gold = 0usize;
     for gn in &gold_nums {
@@ -427,7 +462,7 @@ fn fixed_simple_parsed(
         EvalPolicy::GtIncludeModel => pred_nums.is_empty(),
         _ => unmatched_gold == 0 && pred_nums.is_empty(),
     };
-    Verdict::decided(correct, DecidedBy::Numeric, ex)
+    Verdict::decided(correct, DecidedBy::Numeric, Some(extracted))
 }
 
 /// MATH-style checking, fixed: the Rust equivalence engine, SymPy only when it is undecided.
@@ -484,8 +519,8 @@ pub fn verdict_from_equiv(
                 compat: Compat::Fixed,
                 // As the engine read them: doubly escaped LaTeX unescaped.
                 pairs: vec![(
-                    normalize_answer(&debris::unescape_doubled(pred)),
-                    normalize_answer(&debris::unescape_doubled(gold)),
+                    normalize_answer(&debris::unescape_doubled(pred)).into_owned(),
+                    normalize_answer(&debris::unescape_doubled(gold)).into_owned(),
                 )],
             });
             v
@@ -659,6 +694,19 @@ mod tests {
         assert_eq!(gsm8k_answer("x\n####  -5 \nmore"), Some("-5"));
         assert_eq!(gsm8k_answer("#### 1 #### 2,000"), Some("2,000"));
         assert_eq!(gsm8k_answer("18"), None);
+        for g in [
+            "",
+            "#",
+            "###",
+            "####",
+            "#####",
+            "a####b###",
+            "## ####x#",
+            "########",
+            "#### 1 ### 2",
+        ] {
+            assert_eq!(rfind_hashes(g.as_bytes()), g.rfind("####"), "{g:?}");
+        }
         // The seed compares such golds verbatim (xwin mode keeps its behaviour).
         assert!(!xwin("The answer is 18", short).correct);
     }

@@ -10,10 +10,15 @@
 //! the gold's letter when it is later, so the pronoun "I" is not a choice unless options reach I.
 
 use crate::extract;
+use crate::scan::trim;
 
 /// The gold's choice letter, if the gold is a choice (see the module documentation).
 pub fn gold_letter(gold: &str) -> Option<u8> {
-    let g = unwrap_text(gold.trim().trim_matches('$').trim());
+    // A choice letter (A-J) and the word "answer" are ASCII letters: most golds ("18") have none.
+    if !gold.bytes().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let g = unwrap_text(trim(trim(gold).trim_matches('$')));
     if let Some(l) = option_letter(g) {
         return Some(l);
     }

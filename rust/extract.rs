@@ -7,12 +7,15 @@
 //! not replace it, and an anchored sentence of prose gives way to a box. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
 //! `\(..\)`, `\[..\]`); else the last number. A hyphen is never a number.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
+
+use memchr::memmem::Finder;
 
 use regex::bytes::Regex;
 
 use crate::number::scan_numbers;
 use crate::scan::boxes::{self, box_at, whole_box};
+use crate::scan::trim;
 
 /// How the answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,28 +55,46 @@ fn anchor_regex() -> &'static Regex {
     })
 }
 
-/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
-/// "The answer is: ")? Cached per thread: the same few patterns come with every item.
-fn covered_by_builtin(p: &str) -> bool {
+/// Calls `f` with each non-empty phrase of `patterns` that the built-in anchor set does not
+/// already find (see [`covered_by_builtin`]). Cached per thread: the same few patterns come with
+/// every item, and one thread-local access per call is cheaper than one per pattern.
+fn uncovered_patterns(patterns: &[String], mut f: impl FnMut(&str)) {
     thread_local! {
         static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    if patterns.is_empty() {
+        return;
+    }
     SEEN.with(|seen| {
-        if let Some((_, c)) = seen.borrow().iter().find(|(q, _)| q == p) {
-            return *c;
+        for p in patterns {
+            if p.is_empty() {
+                continue;
+            }
+            let known = seen.borrow().iter().find(|(q, _)| q == p).map(|(_, c)| *c);
+            let covered = known.unwrap_or_else(|| {
+                let c = covered_by_builtin(p);
+                let mut seen = seen.borrow_mut();
+                if seen.len() < 64 {
+                    seen.push((p.to_string(), c));
+                }
+                c
+            });
+            if !covered {
+                f(p);
+            }
         }
-        let lower = p.to_ascii_lowercase();
-        let c = anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
-            lower[m.end()..].trim_matches([':', ' ']).is_empty()
-                && lower[..m.start()]
-                    .split_whitespace()
-                    .all(|w| ["the", "final", "correct"].contains(&w))
-        });
-        let mut seen = seen.borrow_mut();
-        if seen.len() < 64 {
-            seen.push((p.to_string(), c));
-        }
-        c
+    })
+}
+
+/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
+/// "The answer is: ")?
+fn covered_by_builtin(p: &str) -> bool {
+    let lower = p.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        lower[m.end()..].trim_matches([':', ' ']).is_empty()
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
     })
 }
 
@@ -329,6 +350,20 @@ struct AnchorsBackward<'a> {
     clean_from: usize,
 }
 
+/// The bytes [`other_language_anchor_possible`] looks at: 1 for p, P, w, W (Latin fragments), 2 for
+/// the lead bytes of 答, т and Т.
+const FRAGMENT_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'p' as usize] = 1;
+    t[b'P' as usize] = 1;
+    t[b'w' as usize] = 1;
+    t[b'W' as usize] = 1;
+    t["答".as_bytes()[0] as usize] = 2;
+    t["т".as_bytes()[0] as usize] = 2;
+    t["Т".as_bytes()[0] as usize] = 2;
+    t
+};
+
 /// Fragments that every anchor of another language than English holds (ASCII ones in any case):
 /// "pons" (réponse), "pues" (respuesta), "twor" (Antwort), 答, твет, ТВЕТ. Does one start in
 /// `b[from..to]`? Found from their rarer bytes (p, w and the lead bytes) with SIMD searches.
@@ -343,6 +378,23 @@ fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
         }
     };
     let region = &b[from..to];
+    let cjk = |k: usize| {
+        ["答", "твет", "ТВЕТ"]
+            .iter()
+            .any(|w| b[from + k..].starts_with(w.as_bytes()))
+    };
+    // The region is usually the short rest of a line after an English anchor, where one plain
+    // pass costs less than setting up three SIMD searches; the same test at every byte.
+    if region.len() < 64 {
+        return region
+            .iter()
+            .enumerate()
+            .any(|(k, &c)| match FRAGMENT_BYTE[c as usize] {
+                1 => latin(k),
+                2 => cjk(k),
+                _ => false,
+            });
+    }
     memchr::memchr3_iter(b'p', b'w', b'W', region).any(latin)
         || memchr::memchr_iter(b'P', region).any(latin)
         || memchr::memchr3_iter(
@@ -351,11 +403,7 @@ fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
             "Т".as_bytes()[0],
             region,
         )
-        .any(|k| {
-            ["答", "твет", "ТВЕТ"]
-                .iter()
-                .any(|w| b[from + k..].starts_with(w.as_bytes()))
-        })
+        .any(cjk)
 }
 
 impl<'a> AnchorsBackward<'a> {
@@ -367,6 +415,17 @@ impl<'a> AnchorsBackward<'a> {
             english_only: true,
             clean_from: b.len(),
         }
+    }
+
+    /// The ends of the "####" matches in a run of `run` (at least 4) '#' from `start`, last first:
+    /// the last is returned, the others wait in `pending_hash` (empty here). A lone "####", the
+    /// usual run, needs no list.
+    fn hash_ends(&mut self, start: usize, run: usize) -> Option<usize> {
+        if run < 8 {
+            return Some(start + 4);
+        }
+        self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
+        self.pending_hash.pop()
     }
 
     /// May an anchor of another language start in `[from, clean_from)`? If so, switch to the full
@@ -398,7 +457,10 @@ impl Iterator for AnchorsBackward<'_> {
         }
         let b = self.b;
         while self.english_only {
-            let Some(i) = memchr::memrchr3(b'a', b'A', b'#', &b[..self.upto]) else {
+            // "answer" is looked for from its 'w' (offset 3), a rarer letter than its 'a': fewer
+            // stops in English prose, the same anchors in the same order (no '#' can lie
+            // between an anchor's 'a' and its 'w').
+            let Some(i) = memchr::memrchr3(b'w', b'W', b'#', &b[..self.upto]) else {
                 if self.switch_if_needed(0) {
                     break;
                 }
@@ -418,17 +480,19 @@ impl Iterator for AnchorsBackward<'_> {
                     if self.switch_if_needed(start) {
                         break;
                     }
-                    self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
-                    return self.pending_hash.pop();
+                    return self.hash_ends(start, run);
                 }
                 continue;
             }
             self.upto = i;
-            if let Some(e) = answer_anchor_end(b, i) {
-                if self.switch_if_needed(i) {
-                    break;
+            if i >= 3 {
+                if let Some(e) = answer_anchor_end(b, i - 3) {
+                    self.upto = i - 3;
+                    if self.switch_if_needed(i - 3) {
+                        break;
+                    }
+                    return Some(e);
                 }
-                return Some(e);
             }
         }
         while self.upto > 0 {
@@ -442,9 +506,8 @@ impl Iterator for AnchorsBackward<'_> {
                 }
                 let run = i + 1 - start;
                 self.upto = start;
-                self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
-                if let Some(e) = self.pending_hash.pop() {
-                    return Some(e);
+                if run >= 4 {
+                    return self.hash_ends(start, run);
                 }
                 continue;
             }
@@ -460,13 +523,11 @@ impl Iterator for AnchorsBackward<'_> {
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     let mut extra: Vec<usize> = Vec::new();
-    for p in patterns {
-        // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
-        if !p.is_empty() && !covered_by_builtin(p) {
-            let f = memchr::memmem::Finder::new(p.as_bytes());
-            extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
-        }
-    }
+    // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
+    uncovered_patterns(patterns, |p| {
+        let f = Finder::new(p.as_bytes());
+        extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
+    });
     extra.sort_unstable();
     let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
     let mut last_tried = usize::MAX;
@@ -574,9 +635,8 @@ fn bare_answer(text: &str) -> Option<&str> {
     // "####" or "..." alone is not an answer.
     if !t.bytes().any(|c| c.is_ascii_alphanumeric())
         || t.len() > MAX_BARE_ANSWER
-        || t.contains(['\n', '\r', '$'])
-        || t.contains("\\(")
-        || t.contains("\\[")
+        || t.bytes().any(|c| matches!(c, b'\n' | b'\r' | b'$'))
+        || (t.contains('\\') && (t.contains("\\(") || t.contains("\\[")))
     {
         return None;
     }
@@ -647,7 +707,11 @@ fn bare_answer(text: &str) -> Option<&str> {
 /// its final period.
 fn short_whole_answer(text: &str) -> Option<&str> {
     let t = text.trim().trim_end_matches('.').trim_end();
-    let one_word = t.len() <= 40 && t.split_whitespace().count() == 1;
+    let one_word = t.len() <= 40 && {
+        // Exactly one word, without counting the rest.
+        let mut words = t.split_whitespace();
+        words.next().is_some() && words.next().is_none()
+    };
     // A word, a letter or a number word: "####" or "..." alone is not an answer.
     (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
 }
@@ -809,7 +873,7 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     }
     // Chinese or Japanese words after "答案是" / "答えは" ("答案是否正确", "答えは次の通り") are
     // about the answer, not the answer.
-    if rest.starts_with(is_cjk_word_char) {
+    if !rest.as_bytes()[0].is_ascii() && rest.starts_with(is_cjk_word_char) {
         return Nothing;
     }
     // A math span or box right after the anchor is the answer, whatever follows it.
@@ -831,9 +895,10 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     }
     let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
     let first_word = &rest[..word_len];
-    if NOT_AN_ANSWER
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(first_word))
+    if !first_word.is_empty()
+        && NOT_AN_ANSWER
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(first_word))
     {
         return Nothing;
     }
@@ -842,14 +907,17 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     count_work(line.len());
     let b = line.as_bytes();
     // An ideographic full stop ends the sentence ("答案是 24，共 3 步。").
-    let mut end = line.find(['。', '！', '？']).unwrap_or(line.len());
-    for (i, &c) in b[..end].iter().enumerate() {
-        if c == b'.' {
-            let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
-            if !next_digit && (i + 1 == b.len() || b[i + 1] == b' ') {
-                end = i;
-                break;
-            }
+    // (All three are multi-byte: an ASCII line, nearly every one, cannot hold them.)
+    let mut end = if line.is_ascii() {
+        line.len()
+    } else {
+        line.find(['。', '！', '？']).unwrap_or(line.len())
+    };
+    for i in memchr::memchr_iter(b'.', &b[..end]) {
+        let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
+        if !next_digit && (i + 1 == b.len() || b[i + 1] == b' ') {
+            end = i;
+            break;
         }
     }
     let sentence = &line[..end];
@@ -861,7 +929,7 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
         }
     }
     let shape = SentenceShape::of(sentence);
-    let mut ans = sentence.trim().trim_end_matches(['*', '.', ' ']).trim();
+    let mut ans = trim(trim(sentence).trim_end_matches(['*', '.', ' ']));
     // The sentence announces an answer on the next line: "which is:\n\[ \boxed{8} \]".
     let reaches_line_end = line[end..].trim_matches(['.', ' ', '*', '。']).is_empty();
     let prose_only = !shape.digit && !shape.math && shape.words >= 3;
@@ -886,8 +954,11 @@ fn answer_after_anchor(text: &str, pos: usize, has_box: &mut Option<bool>) -> Af
     let response_has_box = |has_box: &mut Option<bool>| {
         *has_box.get_or_insert_with(|| {
             count_work(text.len());
-            memchr::memmem::find(text.as_bytes(), b"\\boxed").is_some()
-                || memchr::memmem::find(text.as_bytes(), b"\\fbox").is_some()
+            // Finders built once: `memmem::find` builds one per call, which cost more than the
+            // search on a response of a few hundred bytes.
+            static BOXED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\boxed"));
+            static FBOX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\fbox"));
+            BOXED.find(text.as_bytes()).is_some() || FBOX.find(text.as_bytes()).is_some()
         })
     };
     let hedge = |shape: &SentenceShape| shape.words >= 4 && shape.numbers() >= 2;
@@ -1127,16 +1198,25 @@ impl<'a> SentenceShape<'a> {
     }
 
     fn of(s: &'a str) -> SentenceShape<'a> {
-        let (outside, math) = if s.contains(['$', '\\']) {
+        let (outside, math) = if s.bytes().any(|c| c == b'$' || c == b'\\') {
             let (o, m) = Self::blank_math(s);
             (std::borrow::Cow::Owned(o), m)
         } else {
             (std::borrow::Cow::Borrowed(s), false)
         };
-        let words = outside
-            .split(|c: char| !c.is_alphabetic())
-            .filter(|w| w.chars().nth(1).is_some())
-            .count();
+        let words = if outside.is_ascii() {
+            // The same count by bytes: on ASCII, `char::is_alphabetic` is `is_ascii_alphabetic`.
+            outside
+                .as_bytes()
+                .split(|c| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() >= 2)
+                .count()
+        } else {
+            outside
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.chars().nth(1).is_some())
+                .count()
+        };
         SentenceShape {
             digit: outside.bytes().any(|c| c.is_ascii_digit()),
             math,
@@ -1182,7 +1262,11 @@ impl<'a> SentenceShape<'a> {
 }
 
 fn non_empty(s: String) -> Option<String> {
-    let t = s.trim();
+    let t = trim(&s);
+    if t.len() == s.len() {
+        // Already trimmed (the usual case): no second copy.
+        return (!s.is_empty()).then_some(s);
+    }
     (!t.is_empty()).then(|| t.to_string())
 }
 
@@ -1363,7 +1447,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答)*") {
+        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答|w|W|answ|nswer|#####)*") {
             let mut fwd = anchor_ends(&t);
             fwd.reverse();
             let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();

@@ -3,10 +3,13 @@
 //! integer golds need an equal value; otherwise rounding-aware tolerance; exact rationals so
 //! tiny and huge values compare relatively, never with an absolute epsilon.
 
+use std::borrow::Cow;
+
 use num_integer::gcd;
 
 use crate::scan::braces::{matching_brace, whole_macro_arg, BraceIndex};
 use crate::scan::digit_groups::{self, Context};
+use crate::scan::{trim, trim_start};
 use crate::verdict::{FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 
 /// A number as written in an answer.
@@ -32,6 +35,38 @@ impl WrittenNumber {
     fn from_ratio(num: i128, den: i128) -> Option<WrittenNumber> {
         if den == 0 {
             return None;
+        }
+        // Nearly every number fits in i64, where gcd, division and the conversion to f64 are
+        // native instructions instead of i128 library calls; same values (an integer converts to
+        // the same nearest f64 from either width).
+        if let (Ok(a), Ok(b)) = (i64::try_from(num), i64::try_from(den)) {
+            if b == 1 {
+                // An integer: already reduced.
+                return Some(WrittenNumber {
+                    exact: Some((num, 1)),
+                    value: a as f64,
+                    decimals: None,
+                    sig_digits: 0,
+                    percent: false,
+                    big_integer: None,
+                });
+            }
+            if a != i64::MIN && b != i64::MIN {
+                let g = gcd(a.unsigned_abs(), b.unsigned_abs()) as i64;
+                let (mut n, mut d) = (a / g.max(1), b / g.max(1));
+                if d < 0 {
+                    n = -n;
+                    d = -d;
+                }
+                return Some(WrittenNumber {
+                    exact: Some((i128::from(n), i128::from(d))),
+                    value: n as f64 / d as f64,
+                    decimals: None,
+                    sig_digits: 0,
+                    percent: false,
+                    big_integer: None,
+                });
+            }
         }
         let g = gcd(num.unsigned_abs(), den.unsigned_abs()) as i128;
         let (mut n, mut d) = (num / g.max(1), den / g.max(1));
@@ -127,6 +162,10 @@ pub fn number_words(s: &str) -> Option<u64> {
     const TENS: [&str; 8] = [
         "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
     ];
+    // A digit makes some word unknown: no lowercased copy needed to say so.
+    if s.bytes().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
     let text = s.trim().trim_end_matches('.').to_lowercase();
     let (mut total, mut current, mut words) = (0u64, 0u64, 0usize);
     for w in text.split(|c: char| c.is_whitespace() || c == '-') {
@@ -158,14 +197,15 @@ pub fn number_words(s: &str) -> Option<u64> {
 /// Light normalisation of an answer for literal comparison: math delimiters, boxes, `\left`,
 /// spacing macros, `\dfrac`/`\tfrac`, degree signs, currency and trailing period removed;
 /// whitespace collapsed. Case is kept (no case-folding of LaTeX).
-pub fn normalize_answer(s: &str) -> String {
-    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel.
+pub fn normalize_answer(s: &str) -> Cow<'_, str> {
+    // Fast path for plain answers ("18", "1,450,000", "3.5 km"): no wrappers or macros to peel,
+    // and the result is a slice of the input (no copy).
     if !s
         .bytes()
         .any(|b| matches!(b, b'$' | b'\\' | b'{' | b'\n' | b'\t' | b'\r') || b >= 0x80)
-        && !s.contains("  ")
+        && !s.as_bytes().windows(2).any(|w| w == b"  ")
     {
-        return s.trim().trim_end_matches('.').trim().to_string();
+        return Cow::Borrowed(trim(trim(s).trim_end_matches('.')));
     }
     let mut t = s.trim().to_string();
     // Peel wrappers repeatedly: "$\boxed{5}$." -> "5".
@@ -212,7 +252,7 @@ pub fn normalize_answer(s: &str) -> String {
         out = out.replace('\u{b0}', "");
     }
     out = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    out.trim().trim_end_matches('.').trim().to_string()
+    Cow::Owned(out.trim().trim_end_matches('.').trim().to_string())
 }
 
 /// A scanned number with its byte span in the text.
@@ -246,8 +286,23 @@ impl Digits {
             self.overflow = true;
         }
     }
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+    /// The value of up to 36 digits (it fits in i128); `None` when there are none. Read from the
+    /// bytes directly: going through `str` would validate UTF-8 first, and most numbers take
+    /// the u64 loop.
+    fn value(&self) -> Option<i128> {
+        let d = self.bytes();
+        if d.is_empty() {
+            return None;
+        }
+        if d.len() <= 19 {
+            return Some(i128::from(
+                d.iter().fold(0u64, |v, &c| v * 10 + u64::from(c - b'0')),
+            ));
+        }
+        Some(d.iter().fold(0i128, |v, &c| v * 10 + i128::from(c - b'0')))
     }
 }
 
@@ -255,6 +310,36 @@ impl Digits {
 /// Returns the number and its end. Thousands separators need groups of exactly three digits.
 fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNumber, usize)> {
     let b = s.as_bytes();
+    // Fast path, most numbers ("18", "540", "20 dollars" in prose): a short run of digits that
+    // nothing below can extend (no separator, point, exponent or `\times 10^k` can start at the
+    // next byte) is the integer the general path would build.
+    let run = b[i.min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let plain_end = match b.get(i + run) {
+        None => true,
+        // In prose a space groups no digits; it may still lead to `\times 10^k`.
+        Some(b' ') => !allow_space_groups && !times_ten_possible(&b[i + run..]),
+        Some(c) => !matches!(
+            c,
+            b'.' | b'e' | b'E' | b',' | b'{' | b'\\' | b'*' | 0xc2 | 0xc3 | 0xe2
+        ),
+    };
+    if (1..=18).contains(&run) && plain_end {
+        let v = b[i..i + run]
+            .iter()
+            .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+        let n = WrittenNumber {
+            exact: Some((i128::from(v), 1)),
+            value: v as f64,
+            decimals: None,
+            sig_digits: 0,
+            percent: false,
+            big_integer: None,
+        };
+        return Some((n, i + run));
+    }
     let mut k = i;
     let mut digits = Digits::new();
     while k < b.len() && b[k].is_ascii_digit() {
@@ -268,7 +353,17 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
         } else {
             Context::NumberText
         };
-        while let Some(sep) = digit_groups::separator_at(s[k..].chars(), context) {
+        // A separator the number reader knows starts with one of these bytes (the thin spaces
+        // with 0xE2; a bare space only in whole answers): checking it here spares the char
+        // iterator of `separator_at` after nearly every number.
+        while let Some(sep) = b
+            .get(k)
+            .is_some_and(|&c| {
+                matches!(c, b',' | b'{' | b'\\' | 0xe2) || (c == b' ' && allow_space_groups)
+            })
+            .then(|| digit_groups::separator_at(s[k..].chars(), context))
+            .flatten()
+        {
             let g = k + sep.len();
             for &d in &b[g..g + 3] {
                 digits.push(d);
@@ -321,16 +416,16 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
             k = end;
         }
     }
-    let ds = digits.as_str();
-    let trimmed = ds.trim_start_matches('0');
-    let sig = if trimmed.is_empty() {
+    let ds = digits.bytes();
+    let trimmed_len = ds.len() - ds.iter().take_while(|&&c| c == b'0').count();
+    let sig = if trimmed_len == 0 {
         1
     } else {
-        trimmed.len() as u32
+        trimmed_len as u32
     };
     let scale = frac_len as i32 - exp;
     let mantissa: Option<i128> = if !digits.overflow && digits.len <= 36 {
-        ds.parse().ok()
+        digits.value()
     } else {
         None
     };
@@ -350,7 +445,7 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
             let text = if digits.overflow {
                 s[i..mant_end].replace(|c: char| !c.is_ascii_digit(), "")
             } else {
-                ds.to_string()
+                ds.iter().map(|&c| char::from(c)).collect()
             };
             let v: f64 = text.parse::<f64>().ok()? * 10f64.powi(-scale.clamp(-400, 400));
             let big_integer = (!has_point && exp >= 0).then(|| {
@@ -382,8 +477,22 @@ fn literal_at(s: &str, i: usize, allow_space_groups: bool) -> Option<(WrittenNum
 }
 
 /// `\times 10^{k}`, `\cdot 10^k`, `× 10^k`, `*10^k` at `i` (spaces allowed): (k, end).
+/// May an operator of [`times_ten_power`] follow in `rest`? No when, after ASCII white space,
+/// comes the end or an ASCII byte other than the first of `\times`, `\cdot` or `*` (`trim_start`
+/// stops there too); a non-ASCII byte may be Unicode white space, `×` or `·`.
+fn times_ten_possible(rest: &[u8]) -> bool {
+    match rest.iter().find(|c| !matches!(c, b' ' | b'\t'..=b'\r')) {
+        Some(&c) => !c.is_ascii() || c == b'\\' || c == b'*',
+        None => false,
+    }
+}
+
 fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
     let rest = &s[i..];
+    // Quick refusal ("20 dollars").
+    if !times_ten_possible(rest.as_bytes()) {
+        return None;
+    }
     let t = rest.trim_start();
     let mut off = rest.len() - t.len();
     let mut matched = false;
@@ -421,14 +530,14 @@ fn times_ten_power(s: &str, i: usize) -> Option<(i32, usize)> {
 /// trailing unit words. `None` if anything else remains.
 pub fn parse_number(s: &str) -> Option<WrittenNumber> {
     crate::work::count(s.len());
-    let t = strip_currency(s.trim());
+    let t = strip_currency(trim(s));
     let (neg, body) = match t.chars().next() {
         Some('-') => (true, &t[1..]),
         Some('\u{2212}') => (true, &t['\u{2212}'.len_utf8()..]),
         Some('+') => (false, &t[1..]),
         _ => (false, t),
     };
-    let body = strip_currency(body.trim_start());
+    let body = strip_currency(trim_start(body));
     let (mut n, end) = if body.starts_with('\\') {
         frac_at(body, 0, &|o| matching_brace(body, o))?
     } else {
@@ -438,7 +547,7 @@ pub fn parse_number(s: &str) -> Option<WrittenNumber> {
             None => (a, e1),
         }
     };
-    let mut rest = body[end..].trim_start();
+    let mut rest = trim_start(&body[end..]);
     if let Some(r) = rest
         .strip_prefix('%')
         .or_else(|| rest.strip_prefix("\\%"))
@@ -469,6 +578,14 @@ fn negate(n: &mut WrittenNumber) {
 }
 
 fn strip_currency(s: &str) -> &str {
+    // Every prefix below starts with one of these bytes ('€' with 0xE2, '£' and '¥' with 0xC2).
+    if !s
+        .as_bytes()
+        .first()
+        .is_some_and(|c| matches!(c, b'\\' | b'$' | 0xe2 | 0xc2 | b'U'))
+    {
+        return s;
+    }
     for c in ["\\$", "$", "\u{20ac}", "\u{a3}", "\u{a5}", "USD", "US$"] {
         if let Some(r) = s.strip_prefix(c) {
             return r.trim_start();
@@ -683,18 +800,15 @@ pub fn scan_numbers(s: &str) -> Vec<Found> {
 ///   `FiniteDecimals::WrittenPrecision` (`2.83` = `2.828`).
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
 pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, decimals: FiniteDecimals) -> bool {
-    let gs = if gold.percent {
-        vec![gold.clone(), gold.scaled_percent()]
-    } else {
-        vec![gold.clone()]
-    };
-    let ps = if pred.percent {
-        vec![pred.clone(), pred.scaled_percent()]
-    } else {
-        vec![pred.clone()]
-    };
-    gs.iter()
-        .any(|g| ps.iter().any(|p| plain_equal(g, p, decimals)))
+    // The same pairs in the same order as before, without cloning either side: a percent adds
+    // its scaled value after the number as written.
+    let gs = gold.percent.then(|| gold.scaled_percent());
+    let ps = pred.percent.then(|| pred.scaled_percent());
+    std::iter::once(gold).chain(gs.as_ref()).any(|g| {
+        std::iter::once(pred)
+            .chain(ps.as_ref())
+            .any(|p| plain_equal(g, p, decimals))
+    })
 }
 
 fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, decimals: FiniteDecimals) -> bool {

@@ -19,7 +19,11 @@ const MAX_CLOCK_TEXT: usize = 64;
 
 /// Read `s` as a clock time (see the module documentation).
 pub fn clock_time(s: &str) -> Option<ClockTime> {
-    let s = s.trim();
+    // The test below, before trimming (trimming removes none of these bytes).
+    if !s.bytes().any(|c| c == b':' || c == b'm' || c == b'M') {
+        return None;
+    }
+    let s = super::trim(s);
     if s.len() > MAX_CLOCK_TEXT || !s.bytes().any(|c| c == b':' || c == b'm' || c == b'M') {
         return None;
     }

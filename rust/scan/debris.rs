@@ -50,7 +50,11 @@ const TRAILING: [&str; 7] = ["\\right.", "\\\\", "\\!", "\\,", "\\:", "\\;", "\\
 
 /// The answer without stray LaTeX at its ends (a slice of `s`).
 pub fn strip_debris(s: &str) -> &str {
-    let mut t = s.trim();
+    // Every debris token and `\left.` holds a backslash: without one, only the trim applies.
+    if !s.as_bytes().contains(&b'\\') {
+        return super::trim(s);
+    }
+    let mut t = super::trim(s);
     loop {
         crate::work::count(1);
         let before = t.len();
@@ -58,19 +62,19 @@ pub fn strip_debris(s: &str) -> &str {
             .strip_prefix("\\left.")
             .and_then(|r| r.strip_suffix("\\right."))
         {
-            t = inner.trim();
+            t = super::trim(inner);
         }
         if let Some(r) = TRAILING.iter().find_map(|tok| t.strip_suffix(tok)) {
             // A lone trailing `\` is debris only when it does not end an escape (`\\` is handled
             // as a token first).
-            t = r.trim_end();
+            t = super::trim_end(r);
         }
         if t.len() == before {
             break;
         }
     }
     if t.is_empty() {
-        s.trim()
+        super::trim(s)
     } else {
         t
     }
