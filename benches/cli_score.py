@@ -1,13 +1,14 @@
 """``matheval-fast score`` end to end on a big GSM8K-style file, against ``check_batch`` on the same rows.
 
-    .venv/bin/python benches/cli_score.py [--n 2000000] [--dir /tmp] [--keep]
+    .venv/bin/python benches/cli_score.py [--n 2000000] [--repeat 3] [--dir /tmp] [--keep]
 
 Generates (once; reused when present) ``score_bench_<n>.jsonl`` and ``.parquet``: records with ``id``,
 ``question``, ``completion`` (a GSM8K solution followed by an answer line in one of six styles) and
 ``answer``, no ``type`` (so every row takes ``kind="auto"``, as ``mf.check`` does). Then times, each in a
-fresh process: ``check_batch`` on the rows already in memory (the ceiling: the Rust check alone), and the
-command line from file to file (JSONL -> JSONL, JSONL -> Parquet, Parquet -> Parquet), printing rows/s,
-the ratio to ``check_batch``, and the peak RSS of each process, with the load average before and after.
+fresh process: ``check_batch`` on the rows already in memory (the ceiling: the Rust check alone, the
+best of ``--repeat`` calls), and the command line from file to file (JSONL -> JSONL, JSONL -> Parquet,
+Parquet -> Parquet; the median of ``--repeat`` runs), printing rows/s, the ratio to ``check_batch``, and
+the peak RSS of each process, with the load average before and after.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -67,11 +69,13 @@ import pyarrow.parquet as pq
 import matheval_fast as mf
 t = pq.read_table(sys.argv[1], columns=["completion", "answer"])
 resp, gold = t.column("completion").combine_chunks(), t.column("answer").combine_chunks()
-t0 = time.perf_counter(); c0 = time.process_time()
-res = mf.check_batch(resp, gold)
-wall = time.perf_counter() - t0
-print(json.dumps({"rows": len(resp), "wall": wall, "cpu": time.process_time() - c0,
-                  "correct": int(res.correct.sum())}))
+best = None
+for _ in range(int(sys.argv[2])):  # the best of a few: the ceiling the command line is held to
+    t0 = time.perf_counter(); c0 = time.process_time()
+    res = mf.check_batch(resp, gold)
+    run = (time.perf_counter() - t0, time.process_time() - c0)
+    best = run if best is None or run[0] < best[0] else best
+print(json.dumps({"rows": len(resp), "wall": best[0], "cpu": best[1], "correct": int(res.correct.sum())}))
 """
 
 
@@ -101,6 +105,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=2_000_000)
     ap.add_argument("--dir", type=Path, default=Path("/tmp"))  # noqa: S108 - a benchmark's scratch space
     ap.add_argument("--keep", action="store_true", help="keep the output files")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement")
     args = ap.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     jl = args.dir / f"score_bench_{args.n}.jsonl"
@@ -112,11 +117,12 @@ def main() -> int:
         f"Parquet {pqf.stat().st_size / 1e6:.0f} MB"
     )
     py = sys.executable
-    _, rss, out = run_measured([py, "-c", IN_MEMORY, str(pqf)])
+    _, rss, out = run_measured([py, "-c", IN_MEMORY, str(pqf), str(args.repeat)])
     base = json.loads(out)
     rate0 = base["rows"] / base["wall"]
     print(
-        f"check_batch in memory: {rate0:,.0f} rows/s ({base['wall']:.2f} s wall, {base['cpu']:.2f} s CPU; "
+        f"check_batch in memory, best of {args.repeat}: {rate0:,.0f} rows/s ({base['wall']:.2f} s wall, "
+        f"{base['cpu']:.2f} s CPU; "
         f"process peak RSS {rss:.0f} MB with the rows loaded)"
     )
     runs = [
@@ -124,15 +130,23 @@ def main() -> int:
         ("JSONL -> Parquet", jl, args.dir / "score_bench_out.parquet"),
         ("Parquet -> Parquet", pqf, args.dir / "score_bench_out2.parquet"),
     ]
-    print(f"{'command line':<20} {'rows/s':>12} {'x check_batch':>14} {'wall s':>8} {'peak RSS MB':>12}")
+    print(f"command line: median of {args.repeat} runs (each in a fresh process, start-up included)")
+    head = ("rows/s", "x check_batch", "wall s", "all runs, s", "peak RSS MB")
+    print(f"{'':<20} {head[0]:>12} {head[1]:>14} {head[2]:>8} {head[3]:>18} {head[4]:>12}")
     for name, src, dst in runs:
-        wall, rss, _ = run_measured(
-            [py, "-m", "matheval_fast", "score", str(src), "--out", str(dst), "--quiet"]
-        )
-        summary = json.loads(dst.with_name(dst.name.rsplit(".", 1)[0] + ".summary.json").read_text())
-        assert summary["prompts"][0]["correct"] == base["correct"], "the CLI and check_batch disagree"
+        walls, peak = [], 0.0
+        for _ in range(args.repeat):
+            wall, rss, _ = run_measured(
+                [py, "-m", "matheval_fast", "score", str(src), "--out", str(dst), "--quiet"]
+            )
+            summary = json.loads(dst.with_name(dst.name.rsplit(".", 1)[0] + ".summary.json").read_text())
+            assert summary["prompts"][0]["correct"] == base["correct"], "the CLI and check_batch disagree"
+            walls.append(wall)
+            peak = max(peak, rss)
+        wall = statistics.median(walls)
         rate = args.n / wall
-        print(f"{name:<20} {rate:>12,.0f} {rate / rate0:>14.2f} {wall:>8.2f} {rss:>12.0f}")
+        each = " ".join(f"{w:.2f}" for w in walls)
+        print(f"{name:<20} {rate:>12,.0f} {rate / rate0:>14.2f} {wall:>8.2f} {each:>18} {peak:>12.0f}")
         if not args.keep:
             dst.unlink()
     print(f"load average after: {os.getloadavg()}")
