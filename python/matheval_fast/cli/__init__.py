@@ -25,6 +25,15 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
+def add_engine_arguments(p: argparse.ArgumentParser, ray_help: str) -> None:
+    """``--engine local|ray`` and ``--address``, shared by ``score`` and ``rescore``."""
+    engines = ["local", "ray"]
+    p.add_argument("--engine", choices=engines, default="local", help=f"local (default) or {ray_help}")
+    p.add_argument(
+        "--address", default=None, help="--engine ray: the cluster to join ('auto': a running one)"
+    )
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only``, just that sub-command's (each sub-command's module
     is imported to build its part, and some import heavy packages: ``judge`` needs aiohttp)."""

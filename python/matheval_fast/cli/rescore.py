@@ -9,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from matheval_fast.cli import add_engine_arguments
+
 HELP = (
     "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
 )
@@ -81,15 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # Earlier releases wrote the copy unless --no-copy; the flag is still accepted.
     p.add_argument("--no-copy", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
-    p.add_argument(
-        "--engine",
-        choices=["local", "ray"],
-        default="local",
-        help="local (default) or ray (one Ray task per log file; the outputs are the same)",
-    )
-    p.add_argument(
-        "--address", default=None, help="--engine ray: the cluster to join ('auto': a running one)"
-    )
+    add_engine_arguments(p, "ray (one Ray task per log file; the outputs are the same)")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from matheval_fast._pipeline import use_streaming_memory_pool
 from matheval_fast._sympy.pool import check_timeout
+from matheval_fast.cli import add_engine_arguments
 from matheval_fast.score import default_out, format_table, score_file
 
 HELP = "score responses against reference answers (protocol A)"
@@ -86,15 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
     p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
     p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
-    p.add_argument(
-        "--engine",
-        choices=["local", "ray"],
-        default="local",
-        help="local (default; streams on this machine) or ray (Ray Data; --out is a directory of Parquet)",
-    )
-    p.add_argument(
-        "--address", default=None, help="--engine ray: the cluster to join ('auto': a running one)"
-    )
+    add_engine_arguments(p, "ray (Ray Data; --out is a directory of Parquet)")
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")
 
 
