@@ -15,10 +15,11 @@ a KubeRay ``RayCluster``) with inputs and outputs on storage every node sees::
 
     matheval-fast score s3://bucket/responses/ --engine ray --address auto --out s3://bucket/scored/
 
-The verdicts are the local engine's (a test compares them on a real local Ray instance). Rows
-have no global line number in a distributed read, so ``line`` is null: name the ids to keep with
-``--id-field``. Ray's JSON reader stops at a malformed line rather than skipping it; use the local
-engine to skip and report bad lines one by one.
+The verdicts are the local engine's (a test compares them on a real local Ray instance). Parquet
+rows keep their 1-based row number within their file in ``line``, as the local engine gives it; rows
+from Ray's JSON reader have none (``line`` is null): name the ids to keep with ``--id-field``. Ray's
+JSON reader stops at a malformed line rather than skipping it; use the local engine to skip and
+report bad lines one by one.
 """
 
 from __future__ import annotations
@@ -51,10 +52,13 @@ def score_kernel(
     timeout: float | None = None,
     threads: int = 1,
     finite_decimals: FiniteDecimals = "exact",
+    first_row: int | None = None,
 ) -> pa.Table:
-    """One batch of any Arrow layout -> the per-item rows of :func:`matheval_fast.score.score_file`."""
+    """One batch of any Arrow layout -> the per-item rows of :func:`matheval_fast.score.score_file`
+    (``first_row``: the batch's first 1-based row number in its file, if known; else ``line`` is
+    null)."""
     out, _ = score_response_batch(
-        normalise_arrow(batch, fields, first_row=None),
+        normalise_arrow(batch, fields, first_row=first_row),
         config=config,
         compat=compat,
         threads=threads,
@@ -183,7 +187,8 @@ def _parquet_file(path: str) -> pq.ParquetFile:
 
 def parquet_units(srcs: Sequence[str], fields: ResponseFields) -> list[dict[str, Any]]:
     """The row groups of Parquet files and directories (searched recursively, ``*.parquet``), as
-    ``{"path", "group"}`` work items, in order. The first file's columns are checked here, on the
+    ``{"path", "group", "first_row"}`` work items, in order (``first_row``: the group's first
+    1-based row number in its file). The first file's columns are checked here, on the
     driver: a missing response or gold column stops the run before any task starts."""
     files: list[str] = []
     for src in srcs:
@@ -211,25 +216,28 @@ def parquet_units(srcs: Sequence[str], fields: ResponseFields) -> list[dict[str,
                 if top not in names:
                     cols = ", ".join(names)
                     raise ValueError(f"{path}: no column {top!r} for the {what} (columns: {cols})")
-        units += [
-            {"path": path, "group": g}
-            for g in range(pf.metadata.num_row_groups)
-            if pf.metadata.row_group(g).num_rows
-        ]
+        first = 1
+        for g in range(pf.metadata.num_row_groups):
+            rows = pf.metadata.row_group(g).num_rows
+            if rows:
+                units.append({"path": path, "group": g, "first_row": first})
+            first += rows
     return units
 
 
 def score_row_groups(
     units: dict[str, Any], *, fields: ResponseFields, batch_rows: int = 65_536, **kernel_kw: Any
 ) -> Iterator[pa.Table]:
-    """The ``map_batches`` function of a Parquet read: for each ``{"path", "group"}`` item, read
+    """The ``map_batches`` function of a Parquet read: for each ``{"path", "group", "first_row"}`` item, read
     that row group (only the needed columns) in batches of ``batch_rows`` and score each with
     :func:`score_kernel`."""
-    for path, group in zip(units["path"], units["group"], strict=True):
+    for path, group, first in zip(units["path"], units["group"], units["first_row"], strict=True):
         pf = _parquet_file(str(path))
         cols = needed_columns(fields, pf.schema_arrow.names)
+        row = int(first)
         for b in pf.iter_batches(batch_size=batch_rows, row_groups=[int(group)], columns=cols):
-            yield score_kernel(b, fields=fields, **kernel_kw)
+            yield score_kernel(b, fields=fields, first_row=row, **kernel_kw)
+            row += b.num_rows
 
 
 def _tally_of(directory: str) -> ScoreTally:

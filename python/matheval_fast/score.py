@@ -70,9 +70,10 @@ class RejectedRecordError(ValueError):
     """A record could not be scored and ``on_error="fail"`` was asked for."""
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Records from a seed JSON array, JSONL, or Parquet file, as Python dicts (small files; the
     scorer itself streams)."""
+    path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         import pyarrow.parquet as pq
