@@ -221,6 +221,14 @@ fn noun_anchor_end(
         .map(|v| k + v.len())
 }
 
+/// The first byte of the run of '#' that ends at `last` (inclusive).
+fn hash_run_start(b: &[u8], last: usize) -> usize {
+    b[..last]
+        .iter()
+        .rposition(|&c| c != b'#')
+        .map_or(0, |k| k + 1)
+}
+
 /// End of the anchor phrase that starts at byte `i`, in the grammar of [`anchor_regex`] (except
 /// "####", handled by the caller): `answer\s+is\b` / `answer\s*:`, the French, Spanish and German
 /// nouns (`réponse (finale) est`, `respuesta (final) es`, `Antwort ist`, `die Antwort`, each also
@@ -470,10 +478,7 @@ impl Iterator for AnchorsBackward<'_> {
             if b[i] == b'#' {
                 // A run of '#': the forward scan's non-overlapping "####" matches end at
                 // start+4, start+8, ...
-                let mut start = i;
-                while start > 0 && b[start - 1] == b'#' {
-                    start -= 1;
-                }
+                let start = hash_run_start(b, i);
                 let run = i + 1 - start;
                 self.upto = start;
                 if run >= 4 {
@@ -500,10 +505,7 @@ impl Iterator for AnchorsBackward<'_> {
                 .iter()
                 .rposition(|&c| ANCHOR_START[c as usize])?;
             if b[i] == b'#' {
-                let mut start = i;
-                while start > 0 && b[start - 1] == b'#' {
-                    start -= 1;
-                }
+                let start = hash_run_start(b, i);
                 let run = i + 1 - start;
                 self.upto = start;
                 if run >= 4 {
