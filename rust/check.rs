@@ -7,7 +7,6 @@ use crate::config::Config;
 use crate::equiv::{self, EquivOptions, Equivalence};
 use crate::extract::{self, ExtractedBy};
 use crate::number::{self, normalize_answer, numbers_equal, scan_numbers};
-use crate::scan::boxes::whole_box;
 use crate::scan::debris;
 use crate::scan::trim;
 use crate::verdict::{
@@ -90,70 +89,8 @@ impl Input {
     }
 }
 
-/// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
-/// form at any length, a sentence that starts with an anchor ("answer is 0.75"), a box that is
-/// not the whole gold, or long text with words.
-fn is_solution_text(gold: &str) -> bool {
-    // Each test below needs a '#', a backslash, a letter (an anchor starts with one) or more
-    // than 200 bytes: a plain number gold has none of them.
-    if gold.len() <= 200
-        && !gold
-            .bytes()
-            .any(|c| c == b'#' || c == b'\\' || c.is_ascii_alphabetic())
-    {
-        return false;
-    }
-    let g = trim(gold);
-    if has_gsm8k_answer_line(g) {
-        return true;
-    }
-    // A sentence that states its answer: "answer is 0.75", "The answer is 81.", "Answer: 0.4".
-    if extract::starts_with_anchor(g) {
-        return true;
-    }
-    // The backslash test first: `str::contains(&str)` builds a searcher per call, and most golds
-    // have no backslash at all.
-    let boxed = g.contains('\\') && (g.contains("\\boxed") || g.contains("\\fbox"));
-    if boxed {
-        return whole_box(g).is_none();
-    }
-    g.len() > 200 && g.split_whitespace().count() > 20
-}
-
-/// GSM8K's gold form: the answer follows the last "####" and starts like a number (a Markdown
-/// "#### Heading" is not an answer line, the same rule as the extractor's).
-fn has_gsm8k_answer_line(g: &str) -> bool {
-    gsm8k_answer(g).is_some()
-}
-
-/// The answer of a gold in GSM8K's form "solution\n#### 18": the rest of the line after the
-/// last "####", trimmed, when it starts like a number; None for any other gold. Log readers
-/// use it to show (and, in xwin mode, to compare) the answer rather than the solution.
-pub fn gsm8k_answer(g: &str) -> Option<&str> {
-    let i = rfind_hashes(g.as_bytes())?;
-    let rest = g[i + 4..].trim_start_matches([' ', '\t']);
-    if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
-        return None;
-    }
-    Some(trim(rest.split('\n').next().unwrap_or("")))
-}
-
-/// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
-/// last run of four or more '#' holds the last match, which starts four bytes before its end.
-fn rfind_hashes(b: &[u8]) -> Option<usize> {
-    let mut upto = b.len();
-    while let Some(j) = memchr::memrchr(b'#', &b[..upto]) {
-        let mut start = j;
-        while start > 0 && j - start < 3 && b[start - 1] == b'#' {
-            start -= 1;
-        }
-        if j - start == 3 {
-            return Some(start);
-        }
-        upto = start;
-    }
-    None
-}
+/// GSM8K's "solution\n#### 18" answer (see [`crate::gold::gsm8k_answer`]).
+pub use crate::gold::gsm8k_answer;
 
 /// Check one response against one gold answer. Never panics: a bug in a checker becomes the
 /// verdict `error` for that item (and a test case for us), not an exception for the batch.
@@ -203,15 +140,24 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
             }
         }
     }
-    // A gold given as a worked solution (MATH's `solution` field, a boxed answer inside prose)
-    // is reduced to its answer the way a response is; the seed compares such golds verbatim.
-    let extracted_gold;
-    let gold = if opts.compat == Compat::Fixed && is_solution_text(gold) {
-        extracted_gold = extract::extract(gold, &opts.split).map(|e| e.answer);
-        extracted_gold.as_deref().unwrap_or(gold)
+    // A gold given as a worked solution (MATH's `solution` field, GSM8K's `#### 18`) is reduced
+    // by the gold rule every framework's metric agrees with (`crate::gold`): the last
+    // box, the `####` line, a closing "The answer is" sentence; a solution with none of them has
+    // no answer to compare with.
+    let gold = if opts.compat == Compat::Fixed {
+        let reduced = crate::gold::reduce_gold(gold);
+        if reduced.rule == crate::gold::GoldRule::Unreduced {
+            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
+        }
+        reduced.answer
     } else {
         gold
     };
+    // A gold that says the question has no answer (GSM-Plus's `None`): a response is right when
+    // it says so too (`crate::declines`).
+    if opts.compat == Compat::Fixed && crate::declines::is_no_answer(gold) {
+        return no_answer_gold(response, opts);
+    }
     // Stray LaTeX at the ends of the gold (`185\`, `\left.9\right.`) is not part of its value.
     let gold = if opts.compat == Compat::Fixed {
         debris::strip_debris(gold)
@@ -245,6 +191,28 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
         (Compat::Xwin, _) => xwin_simple(response, gold, opts),
         (Compat::Fixed, Kind::Latex) => fixed_latex(response, gold, opts),
         (Compat::Fixed, _) => fixed_simple_parsed(response, &gold_norm, gold_num, opts),
+    }
+}
+
+/// A response against a gold that says there is no answer: correct when its final answer is a
+/// no-answer word, or when it commits to no answer (none, or only one read from its prose) and
+/// its closing part declines; a committed answer (anchored or boxed) is wrong.
+fn no_answer_gold(response: &str, opts: &CheckOptions) -> Verdict {
+    let e = extract::extract(response, &opts.split);
+    let committed = e
+        .as_ref()
+        .is_some_and(|e| matches!(e.by, ExtractedBy::Anchor | ExtractedBy::Boxed));
+    let extracted = e.map(|e| e.answer);
+    if extracted
+        .as_deref()
+        .is_some_and(crate::declines::is_no_answer)
+        || (!committed && crate::declines::declines(response))
+    {
+        return Verdict::decided(true, DecidedBy::Literal, extracted);
+    }
+    match extracted {
+        Some(x) => Verdict::decided(false, DecidedBy::Literal, Some(x)),
+        None => Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
     }
 }
 
@@ -478,6 +446,31 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     )
 }
 
+/// `verify(gold, pred)`: two already-extracted answers, decided as `check` decides them. A pred
+/// whose value is over the engine's budgets next to a plain-number gold (`1` against
+/// `\dfrac{5^{(5^{(5^5)})}}{16}`) goes to the number checker, as `check` sends every plain-number
+/// gold, instead of SymPy, whose deadline such a value would spend.
+pub fn verify(gold: &str, pred: &str, eopts: &EquivOptions) -> Verdict {
+    let v = verdict_from_equiv(gold, pred, eopts, Some(pred.to_string()));
+    if v.sympy.is_none() || v.reason != Reason::OverBudget || eopts.strict {
+        return v;
+    }
+    let gold_norm = normalize_answer(gold);
+    if gold_norm.contains('\\') {
+        return v;
+    }
+    match number::parse_number(&gold_norm) {
+        Some(gn) => {
+            let opts = CheckOptions {
+                finite_decimals: eopts.finite_decimals,
+                ..CheckOptions::default()
+            };
+            fixed_simple_parsed(pred, &gold_norm, Some(gn), &opts)
+        }
+        None => v,
+    }
+}
+
 /// Equivalence of two extracted answers as a verdict (used by `check` and `verify`).
 pub fn verdict_from_equiv(
     gold: &str,
@@ -689,24 +682,11 @@ mod tests {
         assert_eq!(fixed("The answer is 19", short).reason, Reason::Incorrect);
         assert!(fixed("#### 1,000", "So 1000 in all.\n#### 1,000").correct);
         // A Markdown heading is not GSM8K's answer line: the gold stays as written.
-        assert!(!has_gsm8k_answer_line("Step 1\n#### Notes"));
-        assert!(has_gsm8k_answer_line("x\n####  -5"));
+        assert_eq!(gsm8k_answer("Step 1\n#### Notes"), None);
+        assert_eq!(gsm8k_answer("x\n####  -5"), Some("-5"));
         assert_eq!(gsm8k_answer("x\n####  -5 \nmore"), Some("-5"));
         assert_eq!(gsm8k_answer("#### 1 #### 2,000"), Some("2,000"));
         assert_eq!(gsm8k_answer("18"), None);
-        for g in [
-            "",
-            "#",
-            "###",
-            "####",
-            "#####",
-            "a####b###",
-            "## ####x#",
-            "########",
-            "#### 1 ### 2",
-        ] {
-            assert_eq!(rfind_hashes(g.as_bytes()), g.rfind("####"), "{g:?}");
-        }
         // The seed compares such golds verbatim (xwin mode keeps its behaviour).
         assert!(!xwin("The answer is 18", short).correct);
     }

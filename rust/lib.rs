@@ -12,6 +12,8 @@
 //! - [`xwin`]: the seed tool's algorithm, quirks included (`compat="xwin"`).
 //! - [`latex`]: LaTeX / plain-math parser to an expression tree (positions, budgets).
 //! - [`equiv`]: answer-level equivalence of two extracted answers (fixed mode).
+//! - [`gold`]: golds that are worked solutions reduced to their answer (the frameworks' rule).
+//! - [`declines`]: golds that say a question has no answer, and responses that decline.
 //! - [`check`]: the single-item checker (dispatch to the seed emulation or the fixed mode).
 //! - [`choice`]: multiple-choice letters, when the gold is a choice.
 //! - [`batch`]: rayon drivers over owned inputs.
@@ -24,9 +26,11 @@ pub mod check;
 pub mod choice;
 pub mod column;
 pub mod config;
+pub mod declines;
 pub mod equiv;
 pub mod error;
 pub mod extract;
+pub mod gold;
 pub mod json_out;
 pub mod latex;
 mod names;

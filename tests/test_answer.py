@@ -301,3 +301,41 @@ def test_arrow_columns_read_in_place_give_the_lists_verdicts(resp, golds, start,
     for i, (r, g) in enumerate(zip(resp, gold, strict=True)):
         if r is not None and g is not None:
             assert a.verdict(i) == mf.check(r, g)
+
+
+# ---- golds that say there is no answer (GSM-Plus critical thinking) ----
+
+
+@pytest.mark.parametrize(
+    ("response", "correct"),
+    [
+        ("The price of the pears is not given.\n\nSo the total cannot be determined.", True),
+        ("We are not given enough information to answer this question.", True),
+        ("The answer is: None", True),
+        ("So the answer is $\\boxed{\\text{None}}$.", True),
+        ("3 + 4 = 7.\n\nThe answer is 7.", False),
+        ("At first it cannot be determined.\n\nBut 3 + 4 = 7, so the answer is $\\boxed{7}$.", False),
+    ],
+)
+def test_a_no_answer_gold_is_matched_by_a_response_that_declines(response, correct):
+    for gold in ("None", "none", "$\\text{None}$"):
+        v = mf.check(response, gold)
+        assert v.correct is correct, (response, gold, v)
+
+
+def test_a_declining_response_to_a_real_gold_is_wrong():
+    assert not mf.check("We are not given enough information.", "18").correct
+
+
+# ---- verify decides what check decides, at once ----
+
+
+def test_verify_over_the_budget_decides_as_check_does():
+    from matheval_fast import _core
+
+    huge = r"\dfrac{5^{(5^{(5^{(5^5)})} - 4)} - 5}{16}"
+    # Decided by the core (a Verdict), never handed to SymPy (a SympyPending), as check() decides.
+    v = _core.equivalent("1", huge)
+    assert isinstance(v, _core.Verdict) and (v.correct, v.reason) == (False, "incorrect")
+    assert mf.verify("1", huge) is False
+    assert mf.check(huge, "1").correct is False

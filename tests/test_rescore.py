@@ -221,7 +221,10 @@ def test_an_interrupted_run_leaves_no_complete_looking_output(tmp_path, monkeypa
 def test_cli_rescore(tmp_path, capsys):
     assert main(["rescore", str(LM), "--out", str(tmp_path), "--id-field", "doc_hash"]) == 0
     out = capsys.readouterr().out
-    assert "| canned__gsm8k-math | gsm8k_local | strict-match | 12 | exact_match | 16.67 | 50.00 |" in out
+    assert (
+        "| canned__gsm8k-math | gsm8k_local | strict-match | 12 | exact_match "
+        "| our verdict on the first sample | 16.67 | 50.00 |" in out
+    )
     assert json.loads((tmp_path / "summary.json").read_text())["rows"] == 24 + 24 + 12 + 12
     assert main(["rescore", str(tmp_path / "absent.jsonl"), "--out", str(tmp_path / "x")]) == 2
     assert "no such file" in capsys.readouterr().err

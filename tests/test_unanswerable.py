@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matheval_fast import ShapeError, _core, unanswerable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -516,3 +518,44 @@ def test_minilm_scores_equal_a_pytorch_loop(tmp_path):
         assert item.score == pytest.approx(best, abs=1e-5)
         math = b.analysis(0)["math_expression"] is not None
         assert item.unanswerable == (best > threshold or math)
+
+
+def test_cli_pooling_and_max_length_for_a_directory_without_matheval_json(tmp_path, capsys):
+    from matheval_fast.cli import main
+
+    model = _minilm_dir(tmp_path)
+    (model / "matheval.json").unlink()
+    rows = [r for r in _umwp() if r["source"] == "ASDiv"][:6]
+    f = tmp_path / "outputs.jsonl"
+    f.write_text(
+        "".join(json.dumps({"id": r["id"], "generated_text": "We cannot know."}) + "\n" for r in rows)
+    )
+    base = ["unanswerable", str(f), "--preset", "umwp", "--model", str(model)]
+    assert main([*base, "--out", str(tmp_path / "a")]) == 2
+    assert "pooling" in capsys.readouterr().err
+    out = tmp_path / "b"
+    assert main([*base, "--pooling", "mean", "--max-length", "64", "--out", str(out)]) == 0
+    assert json.loads((out / "summary.json").read_text())["overall"]["items"] == 6
+    assert (
+        main(["unanswerable", str(f), "--preset", "umwp", "--pooling", "cls", "--out", str(tmp_path / "c")])
+        == 2
+    )
+    assert "pass --model DIR too" in capsys.readouterr().err
+
+
+# Zero of several Unicode decimal digit sets: ASCII, full-width, Arabic-Indic, Persian, Devanagari,
+# Bengali, Thai, mathematical bold and double-struck.
+_ZEROS = [0x30, 0xFF10, 0x660, 0x6F0, 0x966, 0x9E6, 0xE50, 0x1D7CE, 0x1D7D8]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(_ZEROS))
+def test_umwp_acc_reads_unicode_digits_as_the_scripts_float_does(n, zero):
+    written = "".join(chr(zero + int(d)) for d in str(n))
+    text = f"The answer is {written}"
+    # The script: re.findall(r"-?\d+(?:\.\d+)?", ...) then float() of each match.
+    assert [float(m) for m in re.findall(r"-?\d+(?:\.\d+)?", text)] == [float(n)]
+    r = unanswerable.detect(
+        [text], preset="umwp", scorer=fake_scorer(set()), answerable=[True], golds=[float(n)]
+    )
+    assert r.items[0].acc_hit

@@ -60,7 +60,7 @@ __all__ = [
     "confusion_metrics",
     "equivalent",
     "extract_answer",
-    "gsm8k_gold_answers",
+    "gold_answers",
     "json_lines",
     "latex_equivalent",
     "parse_latex",
@@ -291,9 +291,9 @@ def append_json_members(
     /,
     append_to: str | None = None,
 ) -> bytes | int: ...
-def gsm8k_gold_answers(
+def gold_answers(
     column: TextColumn,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], bool]: ...
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8], bool]: ...
 
 # ---- protocol B: unanswerable problems (rust/bindings/unanswerable.rs) ----
 

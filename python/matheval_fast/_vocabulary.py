@@ -75,6 +75,9 @@ Equivalence = Literal["equal", "not_equal", "undecided"]
 FieldKind = Literal["text", "list", "number"]
 #: The JSON type found at a field's path (the tag codes of a column index these names).
 JsonType = Literal["missing", "null", "string", "number", "bool", "array", "object", "nested"]
+#: Which rule reduced a gold to its answer (rust/gold.rs): an answer as written, the last box of a
+#: worked solution, GSM8K's ``####`` line, a closing "The answer is" sentence, or none of them.
+GoldRule = Literal["as_written", "boxed", "hashes", "answer_sentence", "unreduced"]
 
 # ---- protocol D (rust/stats/siegel_tukey.rs) ----
 
@@ -121,6 +124,7 @@ VOCABULARY_TYPES: dict[str, object] = {
     "siegel_tukey_status": SiegelTukeyStatus,
     "field_kind": FieldKind,
     "json_type": JsonType,
+    "gold_rule": GoldRule,
     "unanswerable_preset": UnanswerablePreset,
     "unanswerable_references": UnanswerableReferences,
     "unanswerable_empty_output": UnanswerableEmptyOutput,

@@ -54,10 +54,11 @@ from matheval_fast.answer import load_config
 from matheval_fast.arrow import check_by_type
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
+from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_at_k
 
 __all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
 
-Agg = Literal["mean", "any", "majority"]
+Agg = Literal["auto", "mean", "any", "majority"]
 KINDS = ("extraction", "equivalence", "gold", "unknown")
 
 
@@ -75,7 +76,7 @@ class RescoreOptions:
     compat: Compat = "fixed"
     format: str | None = None
     samples: Literal["first", "all"] = "first"
-    agg: Agg = "mean"
+    agg: Agg = "auto"
     metric: str | None = None
     response_field: str | None = None
     gold_field: str | None = None
@@ -175,56 +176,97 @@ class RecordView:
 
     first_row: np.ndarray  # index of each record's first row
     rep_row: np.ndarray  # the row that stands for the record (examples, kind, copy)
-    ours: np.ndarray  # our record score
+    ours: np.ndarray  # our record score, by the primary metric's aggregate
     fw: np.ndarray  # the framework's record score (NaN = none)
     disagree: np.ndarray
     kind: list[str | None]
+    values: RecordValues | None = None
 
 
-def _record_view(b: pa.RecordBatch, agg: Agg) -> RecordView:
+class RecordValues:
+    """Our per-record score under any :class:`~matheval_fast.samples.Aggregate`, computed when
+    first asked (a majority vote compares answers; the other aggregates are sums)."""
+
+    def __init__(self, b: pa.RecordBatch, starts: np.ndarray, ends: np.ndarray) -> None:
+        self.b = b
+        self.starts, self.ends = starts, ends
+        col = b.schema.get_field_index
+        self.correct = np.asarray(b.column(col("correct")).to_numpy(zero_copy_only=False), dtype=np.float64)
+        self.cache: dict[Aggregate, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _window(self, n: int | None) -> np.ndarray:
+        """Each record's end row when only its first ``n`` samples count."""
+        return self.ends if n is None else np.minimum(self.ends, self.starts + n)
+
+    def get(self, agg: Aggregate) -> tuple[np.ndarray, np.ndarray]:
+        """(score per record, the row that stands for each record)."""
+        hit = self.cache.get(agg)
+        if hit is not None:
+            return hit
+        starts, c = self.starts, self.correct
+        ends = self._window(agg.n)
+        counts = ends - starts
+        rep = starts.copy()
+        if agg.kind == "first" or ((counts == 1).all() and agg.kind != "pass"):
+            ours = c[starts]
+        elif agg.kind in ("mean", "pass"):
+            sums = _window_sums(c, starts, ends)
+            if agg.kind == "mean":
+                ours = sums / np.maximum(counts, 1)
+            else:
+                ours = np.array(
+                    [pass_at_k(int(n), int(k), agg.k) for n, k in zip(counts, sums, strict=True)],
+                    dtype=np.float64,
+                )
+            for g in np.flatnonzero(sums > 0):
+                rep[g] = starts[g] + int(np.argmax(c[starts[g] : ends[g]]))
+        else:
+            extracted = self.b.column(self.b.schema.get_field_index("extracted")).to_pylist()
+            picks = majority_pick([extracted[a:e] for a, e in zip(starts, ends, strict=True)])
+            ours = np.zeros(len(starts))
+            for g, k in enumerate(picks):
+                if k is not None:
+                    rep[g] = starts[g] + k
+                    ours[g] = c[rep[g]]
+        self.cache[agg] = (ours, rep)
+        return ours, rep
+
+
+def _window_sums(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    cum = np.concatenate([[0.0], np.cumsum(values)])
+    return cum[ends] - cum[starts]
+
+
+def primary_aggregate(o: RescoreOptions, metric: str | None, filter_name: str | None, n: int) -> Aggregate:
+    """The aggregate the summary's main columns compare with the framework's primary metric: the
+    one the metric (or lm-eval's filter) names with ``agg="auto"``, else the one asked for."""
+    if o.samples == "first":
+        return Aggregate("first")
+    if o.agg == "auto":
+        return aggregate_for(metric or "", filter_name, n)
+    return {
+        "mean": Aggregate("mean"),
+        "any": Aggregate("pass", None, max(n, 1)),
+        "majority": Aggregate("majority"),
+    }[o.agg]
+
+
+def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None) -> RecordView:
     col = b.schema.get_field_index
     sample = b.column(col("sample")).to_numpy()
     n = len(sample)
     starts = np.flatnonzero(sample == 0) if n else np.zeros(0, dtype=np.int64)
     ends = np.append(starts[1:], n)
-    correct = np.asarray(b.column(col("correct")).to_numpy(zero_copy_only=False), dtype=np.float64)
-    fw_rows = b.column(col("fw_score")).to_numpy(zero_copy_only=False).astype(np.float64)
-    counts = ends - starts
     if n == 0:
         empty = np.zeros(0)
         return RecordView(starts, starts, empty, empty, empty.astype(bool), [])
-    if (counts == 1).all():
-        ours = correct[starts]
-        fw = fw_rows[starts]
-        rep = starts.copy()
-    else:
-        sums = np.add.reduceat(correct, starts)
-        fw_valid = ~np.isnan(fw_rows)
-        fw_sums = np.add.reduceat(np.where(fw_valid, fw_rows, 0.0), starts)
-        fw_counts = np.add.reduceat(fw_valid.astype(np.int64), starts)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            fw = np.where(fw_counts > 0, fw_sums / np.maximum(fw_counts, 1), np.nan)
-        rep = starts.copy()
-        if agg == "mean":
-            ours = sums / counts
-        elif agg == "any":
-            ours = (sums > 0).astype(np.float64)
-            for g in np.flatnonzero(sums > 0):
-                rep[g] = starts[g] + int(np.argmax(correct[starts[g] : ends[g]]))
-        else:
-            extracted = b.column(col("extracted")).to_pylist()
-            ours = np.empty(len(starts))
-            for g, (a, e) in enumerate(zip(starts, ends, strict=True)):
-                votes = Counter(x.strip() for x in extracted[a:e] if x is not None and x.strip())
-                if votes:
-                    top = votes.most_common(1)[0][0]
-                    k = next(
-                        i for i in range(a, e) if extracted[i] is not None and extracted[i].strip() == top
-                    )
-                else:
-                    k = a
-                rep[g] = k
-                ours[g] = correct[k]
+    values = RecordValues(b, starts, ends)
+    fw = _record_means(b.column(col("fw_score")), starts)
+    # One filter per batch is the rule (lm-eval writes a file per task, a line per filter); the
+    # primary aggregate follows the first record's filter, per-group metrics follow their own.
+    filt = b.column(col("filter"))[0].as_py()
+    agg = primary_aggregate(o, metric, filt, int((ends - starts).max()))
+    ours, rep = values.get(agg)
     both = ~np.isnan(fw) & ~np.isnan(ours)
     disagree = both & (np.abs(fw - ours) > 1e-9)
     kind: list[str | None] = [None] * len(starts)
@@ -238,7 +280,20 @@ def _record_view(b: pa.RecordBatch, agg: Agg) -> RecordView:
         )
         for g, k in zip(groups, found, strict=True):
             kind[g] = k
-    return RecordView(starts, rep, ours, fw, disagree, kind)
+    return RecordView(starts, rep, ours, fw, disagree, kind, values)
+
+
+def _record_means(arr: pa.Array, starts: np.ndarray) -> np.ndarray:
+    """Per record, the mean of a per-row score over the rows that have one (NaN if none): a
+    per-record score broadcast to its samples is itself; Qwen's per-sample scores are averaged."""
+    rows = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if len(starts) == len(rows):
+        return rows
+    valid = ~np.isnan(rows)
+    sums = np.add.reduceat(np.where(valid, rows, 0.0), starts)
+    counts = np.add.reduceat(valid.astype(np.int64), starts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def _np(mask: pa.Array) -> np.ndarray:
@@ -307,6 +362,11 @@ class GroupStats:
     examples_kind: dict[str, list] = field(default_factory=lambda: defaultdict(list))
     reasons: Counter = field(default_factory=Counter)  # over all scored rows
     paths: Counter = field(default_factory=Counter)
+    compared_with: str | None = None
+    gold_field: str | None = None
+    gold_rules: Counter = field(default_factory=Counter)  # per record
+    unreduced_examples: list = field(default_factory=list)
+    metrics: dict[str, MetricStats] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         ours = self.ours_sum / self.ours_n if self.ours_n else math.nan
@@ -333,7 +393,59 @@ class GroupStats:
             "examples_by_kind": dict(self.examples_kind),
             "verdicts": dict(self.reasons.most_common()),
             "paths": dict(self.paths.most_common()),
+            "compared_with": self.compared_with,
+            "gold_field": self.gold_field,
+            "gold_rules": dict(self.gold_rules.most_common()),
+            "golds_unreduced": self.gold_rules.get("unreduced", 0),
+            "golds_unreduced_examples": list(self.unreduced_examples),
+            "ours_accuracy_without_unreduced_golds": (
+                self.ours_sum / (self.ours_n - self.gold_rules.get("unreduced", 0))
+                if self.ours_n > self.gold_rules.get("unreduced", 0)
+                else math.nan
+            ),
+            "metrics": {k: m.to_dict() for k, m in self.metrics.items()},
         }
+
+
+@dataclass
+class MetricStats:
+    """One framework metric of a group next to the aggregate of ours it is compared with."""
+
+    compared_with: str
+    aggregate: str
+    fw_sum: float = 0.0
+    fw_n: int = 0
+    ours_sum: float = 0.0
+    ours_n: int = 0
+    disagree: int = 0
+    ours_only: int = 0
+    fw_only: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        fw = self.fw_sum / self.fw_n if self.fw_n else math.nan
+        ours = self.ours_sum / self.ours_n if self.ours_n else math.nan
+        return {
+            "compared_with": self.compared_with,
+            "aggregate": self.aggregate,
+            "framework": fw,
+            "framework_scored": self.fw_n,
+            "ours": ours,
+            "difference": ours - fw if self.fw_n else math.nan,
+            "disagreements": self.disagree,
+            "ours_higher": self.ours_only,
+            "framework_higher": self.fw_only,
+        }
+
+    def add(self, fw: np.ndarray, ours: np.ndarray) -> None:
+        both = ~np.isnan(fw) & ~np.isnan(ours)
+        self.fw_sum += float(np.nansum(fw[both]))
+        self.fw_n += int(both.sum())
+        self.ours_sum += float(np.nansum(ours[both]))
+        self.ours_n += int(both.sum())
+        dis = both & (np.abs(fw - ours) > 1e-9)
+        self.disagree += int(dis.sum())
+        self.ours_only += int((dis & (ours > fw)).sum())
+        self.fw_only += int((dis & (ours < fw)).sum())
 
 
 @dataclass
@@ -372,7 +484,17 @@ def _pct(x: float) -> str:
 def summary_markdown(s: dict[str, Any]) -> str:
     """The summary as Markdown: one table of every task, then disagreements and examples."""
     opts = s["options"]
-    head = ["model", "task", "filter", "items", "framework metric", "framework %", "ours %", "Δ"]
+    head = [
+        "model",
+        "task",
+        "filter",
+        "items",
+        "framework metric",
+        "compared with",
+        "framework %",
+        "ours %",
+        "Δ",
+    ]
     head += ["disagree", "ours ✓ fw ✗", "ours ✗ fw ✓", *KINDS]
     rows = []
     for g in s["groups"]:
@@ -384,6 +506,7 @@ def summary_markdown(s: dict[str, Any]) -> str:
                 _esc(g["filter"] or ""),
                 g["records"],
                 g["framework_metric"] or "",
+                _esc(g.get("compared_with") or ""),
                 _pct(g["framework_accuracy"]),
                 _pct(g["ours_accuracy"]),
                 _pct(g["difference"]),
@@ -399,9 +522,60 @@ def summary_markdown(s: dict[str, Any]) -> str:
         + (f", agg={opts['agg']}" if opts["samples"] == "all" else "")
         + ")",
         "",
-        markdown_table(head, rows, align="lllrlrrrrrr" + "r" * len(KINDS)),
+        "`ours %` is the aggregate of our verdicts that the framework's metric reports (`compared with`); "
+        "every metric of the logs is in the next table.",
+        "",
+        markdown_table(head, rows, align="lllrllrrrrrr" + "r" * len(KINDS)),
         "",
     ]
+    metric_rows = [
+        [
+            _esc(g["task"] or ""),
+            _esc(g["filter"] or ""),
+            _esc(name),
+            _esc(m["compared_with"]),
+            _pct(m["framework"]),
+            _pct(m["ours"]),
+            _pct(m["difference"]),
+            m["disagreements"],
+        ]
+        for g in s["groups"]
+        for name, m in g.get("metrics", {}).items()
+    ]
+    if metric_rows:
+        out += [
+            "## Every metric of the logs",
+            "",
+            markdown_table(
+                [
+                    "task",
+                    "filter",
+                    "framework metric",
+                    "compared with",
+                    "framework %",
+                    "ours %",
+                    "Δ",
+                    "disagree",
+                ],
+                metric_rows,
+                align="llllrrrr",
+            ),
+            "",
+        ]
+    out += ["## Golds", ""]
+    for g in s["groups"]:
+        title = _esc(" / ".join(x for x in (g["task"], g["filter"]) if x) or g["file"])
+        rules = ", ".join(f"{k} {v}" for k, v in g.get("gold_rules", {}).items()) or "none"
+        out.append(f"- {title}: gold from `{g.get('gold_field') or '?'}`, reduced by: {rules}")
+        if g.get("golds_unreduced"):
+            out.append(
+                f"  - **{g['golds_unreduced']} golds are worked solutions with no answer to take** "
+                "(scored `gold_unparseable`, not as wrong responses; accuracy without them: "
+                f"{_pct(g['ours_accuracy_without_unreduced_golds'])} %). Examples:"
+            )
+            for e in g["golds_unreduced_examples"]:
+                out.append(f"    - id {e['id']} (line/row {e['position']}): {_cell(e['gold'])}")
+    out.append("")
     bad = [f for f in s["files"] if f["malformed"]]
     if bad:
         out += ["## Malformed records", ""]
@@ -550,8 +724,8 @@ def rescore(
         o = RescoreOptions(**{**o.__dict__, **kwargs})
     if o.samples not in ("first", "all"):
         raise ValueError(f"samples must be 'first' or 'all', got {o.samples!r}")
-    if o.agg not in ("mean", "any", "majority"):
-        raise ValueError(f"agg must be 'mean', 'any' or 'majority', got {o.agg!r}")
+    if o.agg not in ("auto", "mean", "any", "majority"):
+        raise ValueError(f"agg must be 'auto', 'mean', 'any' or 'majority', got {o.agg!r}")
     if o.engine not in ("local", "ray"):
         raise ValueError(f"engine must be 'local' or 'ray', got {o.engine!r}")
     if o.items_format not in ("parquet", "jsonl"):
@@ -649,7 +823,7 @@ def _score_log(
                 lb.batch, compat=o.compat, policies=policies, threads=o.threads, timeout=o.timeout
             )
             b = _reduce_alternatives(b)
-            view = _record_view(b, o.agg)
+            view = _record_view(b, o, reader.info.get("primary_metric"))
             _accumulate(groups, reader, b, view, o)
             items(_item_columns(b, view, o.keep_response))
             if copy is not None:
@@ -785,7 +959,9 @@ def _accumulate(
             g = groups[gkey] = GroupStats(
                 str(reader.path), reader.format, model, task, filt, reader.info.get("primary_metric")
             )
+            g.gold_field = reader.info.get("gold_field")
         recs = rec_codes == ki
+        _accumulate_metrics(g, b, view, recs, filt, o)
         if len(uniq) == 1:
             g.reasons.update(_counts(reasons))
             g.paths.update(_counts(paths))
@@ -813,6 +989,55 @@ def _accumulate(
         g.by_reason.update(reasons_here)
         g.by_kind.update(kinds_here)
         _add_examples(g, b, view, dis_recs, dis_reasons, mine, reasons_here, kinds_here, o.examples)
+
+
+def _accumulate_metrics(
+    g: GroupStats, b: pa.RecordBatch, view: RecordView, recs: np.ndarray, filt: str | None, o: RescoreOptions
+) -> None:
+    """Every metric of the log next to the aggregate of ours it reports, and the gold rules."""
+    col = b.schema.get_field_index
+    first = view.first_row[recs]
+    counts = np.diff(np.append(view.first_row, b.num_rows))[recs]
+    n_max = int(counts.max()) if len(counts) else 1
+    n_samples = b.column(col("n_samples")).to_numpy()[first] if len(first) else np.zeros(0)
+    log_n = int(n_samples.max()) if len(n_samples) else 1
+    primary = primary_aggregate(o, g.metric, filt, n_max)
+    g.compared_with = _describe(primary, o, log_n)
+    rules = b.column(col("gold_rule")).take(pa.array(first))
+    counted = _counts(rules)
+    g.gold_rules.update(counted)
+    if counted.get("unreduced") and len(g.unreduced_examples) < o.examples:
+        for r in np.flatnonzero(_np(pc.equal(rules, "unreduced"))):
+            if len(g.unreduced_examples) >= o.examples:
+                break
+            row = int(first[r])
+            g.unreduced_examples.append(
+                {
+                    "id": b.column(col("id"))[row].as_py(),
+                    "position": b.column(col("position"))[row].as_py(),
+                    "gold": _tail(b.column(col("gold"))[row].as_py(), 300),
+                }
+            )
+    if view.values is None:
+        return
+    for name in metric_columns(b):
+        metric = name[len(METRIC_PREFIX) :]
+        agg = aggregate_for(metric, filt, n_max) if o.samples == "all" else Aggregate("first")
+        stats = g.metrics.get(metric)
+        if stats is None:
+            stats = g.metrics[metric] = MetricStats(_describe(agg, o, log_n), agg.label)
+        ours, _ = view.values.get(agg)
+        stats.add(_record_means(b.column(col(name)), view.first_row)[recs], ours[recs])
+
+
+def _describe(agg: Aggregate, o: RescoreOptions, log_n: int) -> str:
+    """What a metric is compared with, and a warning when the log has samples we did not read."""
+    text = agg.describe()
+    if o.samples == "first" and log_n > 1:
+        text += (
+            f" (the log has {log_n} samples per item: --samples all aggregates them as the framework does)"
+        )
+    return text
 
 
 def _add_examples(

@@ -147,7 +147,7 @@ fn equivalent<'py>(
             .unwrap_or_default(),
         ..EquivOptions::default()
     };
-    let v = py.detach(|| check::verdict_from_equiv(&g, &p, &eo, Some(p.clone())));
+    let v = py.detach(|| check::verify(&g, &p, &eo));
     to_python(py, v)
 }
 

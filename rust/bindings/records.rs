@@ -13,6 +13,7 @@ use super::error::to_pyerr;
 use crate::check::Input;
 use crate::column::Texts;
 use crate::error::Error;
+use crate::gold::{reduce_gold, GoldRule};
 use crate::records::{self, Column, Field, Member, Want};
 
 /// LSB-first validity bitmap (Arrow's layout) and its null count.
@@ -309,47 +310,54 @@ fn append_json_members<'py>(
     })
 }
 
-/// GSM8K-form golds (``solution\n#### 18``) reduced to their answer (the rest of the line
-/// after the last ``####``, trimmed, when it starts like a number), others unchanged, over a
-/// ``TextColumn`` (an Arrow string array, read in place); returns the new ``(offsets, data,
-/// changed)`` (null cells stay empty: the caller keeps the array's validity), ``changed`` False
-/// when no gold was in that form.
-// The reduction is `crate::check::gsm8k_answer`, the one the checker uses.
+/// Golds reduced to their answers by the rule every framework's metric agrees with (the last
+/// box of a worked solution, GSM8K's ``#### 18`` line, a closing "The answer is" sentence; see
+/// ``VOCABULARY["gold_rule"]``). ``column``: a ``TextColumn`` (an Arrow string array, read in
+/// place); returns ``(offsets, data, rules, changed)``: the new large-string buffers (null cells
+/// stay empty: the caller keeps the array's validity), each cell's rule as a ``uint8`` index into
+/// ``VOCABULARY["gold_rule"]`` (``unreduced`` cells keep their whole text), and ``changed`` False
+/// when every gold was already an answer.
+// The reduction is `crate::gold::reduce_gold`, the one the checker uses.
 #[pyfunction]
-fn gsm8k_gold_answers<'py>(
+fn gold_answers<'py>(
     py: Python<'py>,
     column: &Bound<'py, TextColumn>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let view = ArrowView::of(py, column.get())?;
     let texts = view.texts()?;
-    let (new_off, new_data, changed) = py.detach(|| {
+    let (new_off, new_data, rules, changed) = py.detach(|| {
         let n = texts.len();
         let mut o = Vec::with_capacity(n + 1);
         let mut d = Vec::new();
+        let mut rules = Vec::with_capacity(n);
         let mut changed = false;
         o.push(0i64);
         for i in 0..n {
-            match texts.cell(i) {
-                crate::check::Cell::Text(t) => match crate::check::gsm8k_answer(t) {
-                    Some(ans) => {
-                        changed = true;
-                        d.extend_from_slice(ans.as_bytes());
-                    }
-                    None => d.extend_from_slice(t.as_bytes()),
-                },
+            let rule = match texts.cell(i) {
+                crate::check::Cell::Text(t) => {
+                    let g = reduce_gold(t);
+                    changed |= g.answer.len() != t.len();
+                    d.extend_from_slice(g.answer.as_bytes());
+                    g.rule
+                }
                 // Not UTF-8: the checker's `error`, from the same bytes; keep them.
-                crate::check::Cell::BadUtf8 => d.extend_from_slice(texts.raw(i)),
-                crate::check::Cell::Missing => {}
-            }
+                crate::check::Cell::BadUtf8 => {
+                    d.extend_from_slice(texts.raw(i));
+                    GoldRule::AsWritten
+                }
+                crate::check::Cell::Missing => GoldRule::AsWritten,
+            };
+            rules.push(GoldRule::ALL.iter().position(|r| *r == rule).unwrap_or(0) as u8);
             o.push(d.len() as i64);
         }
-        (o, d, changed)
+        (o, d, rules, changed)
     });
     PyTuple::new(
         py,
         [
             new_off.into_pyarray(py).into_any(),
             new_data.into_pyarray(py).into_any(),
+            rules.into_pyarray(py).into_any(),
             pyo3::types::PyBool::new(py, changed).to_owned().into_any(),
         ],
     )
@@ -358,7 +366,8 @@ fn gsm8k_gold_answers<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vocabulary(m, "field_kind", Want::NAMES)?;
     vocabulary(m, "json_type", records::Tag::NAMES)?;
-    m.add_function(wrap_pyfunction!(gsm8k_gold_answers, m)?)?;
+    vocabulary(m, "gold_rule", GoldRule::NAMES)?;
+    m.add_function(wrap_pyfunction!(gold_answers, m)?)?;
     m.add_function(wrap_pyfunction!(read_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(append_json_members, m)?)?;
     Ok(())

@@ -121,7 +121,7 @@ pub fn boxed_answer(text: &str) -> Option<String> {
 }
 
 /// Does the text between two boxes join them into one answer?
-fn joins(between: &str) -> bool {
+pub(crate) fn joins(between: &str) -> bool {
     if between.chars().count() > 80 {
         return false;
     }

@@ -246,17 +246,42 @@ fn numbers(text: &str) -> Vec<f64> {
     // strip, and no number spans whitespace, so scanning the raw text without newline splits
     // finds the same numbers.
     let tail: String = split::last_stripped(text, false, 3).concat();
-    re.find_iter(&tail)
-        .map(|m| {
-            let s = m.as_str();
-            // Python's float() also reads non-ASCII decimal digits; those never equal a gold here.
-            if s.is_ascii() {
-                s.parse().unwrap_or(f64::NAN)
-            } else {
-                f64::NAN
-            }
+    re.find_iter(&tail).map(|m| py_float(m.as_str())).collect()
+}
+
+/// Python's `float()` of a match of `-?\d+(?:\.\d+)?`: like Python's `re`, the regex's `\d`
+/// is every Unicode decimal digit (full-width `１２`, Arabic-Indic `١٢`, ...), and `float()`
+/// reads each as its value, so the script's Acc counts `１２` as 12.
+fn py_float(s: &str) -> f64 {
+    if s.is_ascii() {
+        return s.parse().unwrap_or(f64::NAN);
+    }
+    let ascii: String = s
+        .chars()
+        .map(|c| match c {
+            '-' | '.' | '0'..='9' => c,
+            _ => char::from(b'0' + unicode_digit_value(c)),
         })
-        .collect()
+        .collect();
+    ascii.parse().unwrap_or(f64::NAN)
+}
+
+/// The value of a Unicode decimal digit (general category Nd). Unicode encodes every decimal
+/// digit set as ten consecutive code points from zero to nine (and adjacent sets, such as the
+/// mathematical digits, each start with their zero), so the value is the digit's distance from
+/// the start of its run of digits, modulo ten.
+fn unicode_digit_value(c: char) -> u8 {
+    static DIGIT: OnceLock<regex::Regex> = OnceLock::new();
+    let re = DIGIT.get_or_init(|| regex::Regex::new(r"^\d$").expect("digit regex"));
+    let is_digit =
+        |cp: u32| char::from_u32(cp).is_some_and(|d| re.is_match(d.encode_utf8(&mut [0; 4])));
+    let mut cp = c as u32;
+    let mut back = 0u32;
+    while cp > 0 && is_digit(cp - 1) {
+        cp -= 1;
+        back += 1;
+    }
+    (back % 10) as u8
 }
 
 /// The model-free analysis of one output; `windows` receives its query strings.

@@ -269,3 +269,13 @@ fn chunked_prepare_equals_a_plain_loop() {
         assert_eq!(p.queries, queries);
     }
 }
+
+#[test]
+fn acc_numbers_read_every_unicode_decimal_digit_as_python_float_does() {
+    // float("１２") == 12.0, float("-٣٥") == -35.0, float("𝟗") == 9.0 (mathematical bold nine); a
+    // "." splits the text before numbers are read, as in the script
+    assert_eq!(super::numbers("The answer is １２"), vec![12.0]);
+    assert_eq!(super::numbers("so x = -٣٥ here"), vec![-35.0]);
+    assert_eq!(super::numbers("digits ४२ and 𝟗"), vec![42.0, 9.0]);
+    assert_eq!(super::numbers("plain 7 and 12"), vec![7.0, 12.0]);
+}

@@ -62,10 +62,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_logs_arguments(p)
     p.add_argument(
         "--agg",
-        choices=["mean", "any", "majority"],
-        default="mean",
-        help="with --samples all: a record's score is the mean (pass@1), any (pass@k) or the majority "
-        "answer's",
+        choices=["auto", "mean", "any", "majority"],
+        default="auto",
+        help="with --samples all: how a record's samples give its score for the framework's primary "
+        "metric: auto (default: as the metric or filter name says: maj@k = majority answer of the first "
+        "k, pass@k = pass@k estimate, pass@1 over n = mean, else the first sample), mean, any or majority. "
+        "Every other metric of the log is compared with the aggregate its name says",
     )
     p.add_argument(
         "--compat", choices=["fixed", "xwin"], default="fixed", help="fixed (default) or the seed's verdicts"

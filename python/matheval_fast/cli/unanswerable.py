@@ -40,6 +40,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--model", type=Path, help="ONNX sentence-embedding model directory (models.Embedder)"
     )
     parser.add_argument(
+        "--pooling",
+        choices=["cls", "mean", "pooler"],
+        default=None,
+        help="how --model pools token states into a sentence vector, for a directory without "
+        "matheval.json (cls: unsupervised SimCSE, mean: sentence-transformers, pooler: supervised SimCSE)",
+    )
+    parser.add_argument(
+        "--max-length",
+        type=int,
+        default=None,
+        help="--model's token limit per text (default: matheval.json, else the tokenizer's)",
+    )
+    parser.add_argument(
         "--threshold", type=float, default=None, help="cosine threshold, strict > (default 0.75)"
     )
     parser.add_argument(
@@ -112,10 +125,12 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"joined labels from {path} by id", file=sys.stderr)
     scorer = None
+    if args.model is None and (args.pooling is not None or args.max_length is not None):
+        raise ValueError("--pooling and --max-length set up --model: pass --model DIR too")
     if args.model is not None:
         from matheval_fast import models
 
-        scorer = models.Embedder(args.model)
+        scorer = models.Embedder(args.model, pooling=args.pooling, max_length=args.max_length)
     try:
         result = ub.detect_records(
             records,

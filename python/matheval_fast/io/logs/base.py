@@ -17,8 +17,11 @@ Columns of :data:`SCHEMA`:
     which sample of the record this row holds (0-based) and how many the record has; which of
     several acceptable golds this row compares with (rows of one sample differing only in
     ``gold_alt`` are alternatives: the sample is correct if any is).
-``response``, ``gold``
-    the texts to score; GSM8K golds ``solution\\n#### 18`` are already reduced to ``18``.
+``response``, ``gold``, ``gold_rule``
+    the texts to score. Golds that are worked solutions are already reduced to their answer
+    (``solution\\n#### 18`` to ``18``, a MATH solution to its last ``\\boxed{}``); ``gold_rule``
+    names the rule that did it (``VOCABULARY["gold_rule"]``; ``unreduced``: a solution with no
+    answer to take, kept whole, which the checker calls ``gold_unparseable``).
 ``fw_score``, ``fw_extracted``
     the framework's own score for this row (its primary metric, per sample where the log keeps
     one) and the answer it extracted, when the log says.
@@ -53,6 +56,7 @@ __all__ = [
     "ReadOptions",
     "explode_samples",
     "gold_answer",
+    "gold_answers",
     "open_binary",
 ]
 
@@ -69,6 +73,7 @@ SCHEMA = pa.schema(
         ("gold_alt", pa.int32()),
         ("response", pa.large_string()),
         ("gold", pa.large_string()),
+        ("gold_rule", pa.string()),
         ("fw_score", pa.float64()),
         ("fw_extracted", pa.large_string()),
     ]
@@ -223,30 +228,44 @@ def first_line(head: bytes) -> bytes:
     return b""
 
 
-def gold_answer(gold: pa.Array) -> pa.Array:
-    """GSM8K-form golds (``solution\\n#### 18``) reduced to their answer; others unchanged.
+#: The gold rules' names, by the code the core returns (``VOCABULARY["gold_rule"]``).
+GOLD_RULES: tuple[str, ...] = _core.VOCABULARY["gold_rule"]
 
-    The core's own rule (``gsm8k_answer`` in ``rust/check.rs``): the rest of the line after the
-    last ``####``, when it starts like a number (a Markdown ``#### Heading`` is not an answer).
-    Fixed mode applies it anyway; doing it here gives xwin mode (which compares golds as written)
-    and the outputs the answer rather than the solution.
+
+def gold_answers(gold: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """Golds reduced to their answers, and the rule used for each (``rust/gold.rs``).
+
+    A worked solution gives its last ``\\boxed{}`` / ``\\fbox{}``, else its ``#### n`` line
+    (GSM8K), else its closing "The answer is ..." sentence; any other gold is its own answer
+    (``as_written``). A solution with none of them stays whole (``unreduced``). Fixed mode applies
+    the same rule inside the checker; doing it here gives xwin mode (which compares golds as
+    written) the answer, and the outputs show the answer rather than the solution.
     """
     if isinstance(gold, pa.ChunkedArray):
         gold = gold.combine_chunks()
     gold = gold.cast(pa.large_string())
     if len(gold) == 0:
-        return gold
-    new_off, new_data, changed = _core.gsm8k_gold_answers(text_column(gold))
+        return gold, pa.array([], pa.string())
+    new_off, new_data, codes, changed = _core.gold_answers(text_column(gold))
+    rules = pa.DictionaryArray.from_arrays(
+        pa.array(codes, pa.int8()), pa.array(GOLD_RULES, pa.string())
+    ).cast(pa.string())
     if not changed:
-        return gold
+        return gold, rules
     # The validity bitmap, realigned to start at bit 0 like the new offsets.
     valid = pc.is_valid(gold).buffers()[1] if gold.null_count else None
-    return pa.Array.from_buffers(
+    out = pa.Array.from_buffers(
         pa.large_string(),
         len(gold),
         [valid, pa.py_buffer(new_off), pa.py_buffer(new_data)],
         null_count=gold.null_count,
     )
+    return out, rules
+
+
+def gold_answer(gold: pa.Array) -> pa.Array:
+    """The golds of :func:`gold_answers`, without the rules."""
+    return gold_answers(gold)[0]
 
 
 def _lengths(lists: pa.Array) -> np.ndarray:
@@ -430,7 +449,7 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
     else:
         alt = np.zeros(len(rec), dtype=np.int64)
         gold = take_rows(gl, rec)
-    gold = gold_answer(as_text(gold))
+    gold, gold_rule = gold_answers(as_text(gold))
     cols: dict[str, pa.Array] = {
         "task": pa.repeat(pa.scalar(c.task, pa.string()), len(rec)),
         "filter": (
@@ -447,6 +466,7 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
         "gold_alt": pa.array(alt, pa.int32()),
         "response": response,
         "gold": gold,
+        "gold_rule": gold_rule,
         "fw_score": _per_row(c.fw_score, rec, k, pa.float64()),
         "fw_extracted": _no_extraction_if_whole(
             _per_row(c.fw_extracted, rec, k, pa.large_string()), response

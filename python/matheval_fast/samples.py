@@ -1,0 +1,175 @@
+"""Repeated samples: how a framework turns several responses to one item into one score.
+
+A log with several samples per item reports aggregates of them, named by its metric or its filter:
+lm-eval's ``gsm8k_cot_self_consistency`` writes one line per filter (``score-first``, ``maj@64``,
+``maj@8``), each scored by ``exact_match``; lighteval names the aggregate in the metric
+(``maj@4``, ``pass@k:k=1&n=4``); Qwen2.5-Math keeps one score per sample. :func:`aggregate_for`
+maps such a name to the aggregate of ours it is compared with:
+
+``first``
+    the first sample's verdict (lm-eval's ``take_first``; any metric of a one-sample log);
+``mean``
+    the fraction of correct samples among the first ``n`` (``pass@1`` over ``n`` samples,
+    ``avg@n``, Qwen's per-sample scores);
+``pass``
+    the unbiased pass@k estimate over the first ``n`` samples (``1 - C(n-c, k) / C(n, k)``, which
+    is "any correct" when ``k = n``);
+``majority``
+    the verdict of the most frequent answer among the first ``k`` samples (``maj@k``).
+
+The majority vote counts *answers* as a careful grader does: responses whose extracted answers our
+checker calls equal are one vote (``0.5`` and ``\\frac12`` are the same answer); a response with no
+answer abstains; a tie goes to the answer seen first, as lm-eval's ``Counter.most_common`` and
+lighteval's ``max(..., key=count)`` break it. A record whose every response abstains scores 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from matheval_fast import _core
+
+__all__ = ["Aggregate", "aggregate_for", "majority_pick", "pass_at_k"]
+
+AggKind = Literal["first", "mean", "pass", "majority"]
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """One way to score a record from its samples: ``kind`` over the first ``n`` samples (``None``:
+    all of them); ``k`` for ``pass``."""
+
+    kind: AggKind
+    n: int | None = None
+    k: int = 1
+
+    def describe(self) -> str:
+        over = "all samples" if self.n is None else f"the first {self.n} samples"
+        if self.kind == "first":
+            return "our verdict on the first sample"
+        if self.kind == "mean":
+            return f"our mean over {over}"
+        if self.kind == "pass":
+            return f"our pass@{self.k} over {over}" + (" (any correct)" if self.n == self.k else "")
+        return f"our majority answer over {over}"
+
+    @property
+    def label(self) -> str:
+        if self.kind == "first":
+            return "first"
+        n = "" if self.n is None else str(self.n)
+        if self.kind == "majority":
+            return f"maj@{n or 'n'}"
+        if self.kind == "pass":
+            return f"pass@{self.k}" + (f"/n={n}" if n else "")
+        return f"mean@{n or 'n'}"
+
+
+_MAJ = re.compile(r"maj@(\d+)", re.IGNORECASE)
+_PASS = re.compile(r"pass(?:@|_at_)(\d+)(?:[^0-9]*?n=(\d+))?", re.IGNORECASE)
+_PASS_SAMPLES = re.compile(r"pass@(\d+):(\d+)_samples", re.IGNORECASE)
+_PASS_KN = re.compile(r"pass@k.*?\bk=(\d+).*?\bn=(\d+)", re.IGNORECASE)
+_MAJ_KN = re.compile(r"maj@k.*?\bk=(\d+)", re.IGNORECASE)
+_AVG = re.compile(r"(?:avg|mean)@(\d+)", re.IGNORECASE)
+
+
+def aggregate_for(metric: str, filter_name: str | None, n_samples: int) -> Aggregate:
+    """The aggregate of ours that a framework's ``metric`` (under ``filter_name``) reports, for
+    records of ``n_samples`` samples. The filter names the aggregate in lm-eval (``maj@8``); the
+    metric does in lighteval (``maj@4``, ``pass@k:k=1&n=4``, ``math_pass@1:4_samples``)."""
+    m = _MAJ_KN.search(metric)
+    if m:
+        return Aggregate("majority", int(m.group(1)))
+    m = _PASS_KN.search(metric)
+    if m:
+        k, n = int(m.group(1)), int(m.group(2))
+        if k == 1:
+            return Aggregate("first") if n == 1 else Aggregate("mean", n)
+        return Aggregate("pass", n, k)
+    for name in (filter_name or "", metric):
+        m = _MAJ.search(name)
+        if m:
+            return Aggregate("majority", int(m.group(1)))
+    m = _PASS_SAMPLES.search(metric)
+    if m:
+        k, n = int(m.group(1)), int(m.group(2))
+        return Aggregate("mean", n) if k == 1 else Aggregate("pass", n, k)
+    m = _PASS.search(metric)
+    if m:
+        k = int(m.group(1))
+        n = int(m.group(2)) if m.group(2) else None
+        if k == 1 and (n or n_samples) > 1:
+            return Aggregate("mean", n)
+        if k == 1:
+            return Aggregate("first")
+        return Aggregate("pass", n, k)
+    m = _AVG.search(metric)
+    if m:
+        return Aggregate("mean", int(m.group(1)))
+    return Aggregate("first")
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The unbiased pass@k estimate from ``n`` samples of which ``c`` are correct (Chen et al.
+    2021): ``1 - C(n - c, k) / C(n, k)``; with fewer than ``k`` samples, whether any is correct."""
+    if n < k:
+        return float(c > 0)
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def majority_pick(answers: list[list[str | None]]) -> list[int | None]:
+    """For each record's answers (in sample order), the index of the sample that stands for the
+    majority answer (the first sample of the winning group), or None when every sample abstains.
+
+    Answers are grouped by our checker's equality (exact text first; then, in one batch, every
+    pair of distinct answers of a record that could still be equal).
+    """
+    cleaned = [[None if a is None or not a.strip() else a.strip() for a in rec] for rec in answers]
+    # Distinct answers per record, in first-seen order; the pairs among them the core must judge.
+    distinct: list[list[str]] = [list(dict.fromkeys(a for a in rec if a is not None)) for rec in cleaned]
+    pairs_a: list[str] = []
+    pairs_b: list[str] = []
+    where: list[tuple[int, int, int]] = []
+    for r, ds in enumerate(distinct):
+        for i in range(len(ds)):
+            for j in range(i + 1, len(ds)):
+                where.append((r, i, j))
+                pairs_a.append(ds[i])
+                pairs_b.append(ds[j])
+    equal = set()
+    if where:
+        correct, *_ = _core.check_batch(pairs_b, pairs_a, compat="fixed", extract_policy="flex")
+        equal = {w for w, ok in zip(where, np.asarray(correct, dtype=bool), strict=True) if ok}
+    out: list[int | None] = []
+    for r, rec in enumerate(cleaned):
+        ds = distinct[r]
+        if not ds:
+            out.append(None)
+            continue
+        # Each distinct answer joins the group of the earliest distinct answer equal to it.
+        group = list(range(len(ds)))
+        for i in range(len(ds)):
+            for j in range(i):
+                if (r, j, i) in equal:
+                    group[i] = group[j]
+                    break
+        index = {d: i for i, d in enumerate(ds)}
+        votes: dict[int, int] = {}
+        first: dict[int, int] = {}
+        for s, a in enumerate(rec):
+            if a is None:
+                continue
+            g = group[index[a]]
+            votes[g] = votes.get(g, 0) + 1
+            first.setdefault(g, s)
+        # Most votes; a tie goes to the group seen first.
+        best = max(votes, key=lambda g: (votes[g], -first[g]))
+        out.append(first[best])
+    return out

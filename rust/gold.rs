@@ -1,0 +1,292 @@
+//! Golds that are worked solutions, reduced to the answer a framework's metric compares with.
+//!
+//! Frameworks hand their metrics golds of several shapes: an answer (`18`, `\frac{1}{2}`), GSM8K's
+//! `solution\n#### 18`, MATH's whole `solution` with its answer in `\boxed{}` (lighteval's
+//! `math_500` even prefixes it with `ANSWER: `), or a sentence that states the answer. Each
+//! framework reduces its own shape (lm-eval's `last_boxed_only_string`, lighteval's gold
+//! extraction, OpenCompass's post-processors, Qwen's `gt`); all of them agree with one general
+//! rule, applied in this order:
+//!
+//! 1. a gold that is not a worked solution is its own answer (`as_written`);
+//! 2. the last `\boxed{}` or `\fbox{}` of a solution (`boxed`);
+//! 3. the rest of the line after the last `####`, when it starts like a number (`hashes`);
+//! 4. its last "The answer is …" sentence (`answer_sentence`);
+//! 5. otherwise the solution has no answer a grader could take: `unreduced`, which the checker
+//!    reports as `gold_unparseable` and rescoring counts and shows, never as a wrong response.
+//!
+//! The response extractor is not used for golds: it reads the *first* anchor of a line
+//! (`ANSWER: The answer is …`) and the last number of prose, both wrong for a reference solution.
+
+use crate::scan::boxes::{find_boxes, joins};
+use crate::scan::trim;
+
+/// Which rule of the module's list reduced a gold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GoldRule {
+    AsWritten,
+    Boxed,
+    Hashes,
+    AnswerSentence,
+    Unreduced,
+}
+
+crate::names::str_enum!(GoldRule, "gold_rule" {
+    AsWritten => "as_written",
+    Boxed => "boxed",
+    Hashes => "hashes",
+    AnswerSentence => "answer_sentence",
+    Unreduced => "unreduced",
+});
+
+/// A gold's answer and the rule that found it (`answer` is the whole gold when `as_written` or
+/// `unreduced`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoldAnswer<'a> {
+    pub answer: &'a str,
+    pub rule: GoldRule,
+}
+
+/// The answer of a gold, by the module's rule.
+pub fn reduce_gold(gold: &str) -> GoldAnswer<'_> {
+    let g = trim(gold);
+    if !is_solution_text(g) {
+        return GoldAnswer {
+            answer: gold,
+            rule: GoldRule::AsWritten,
+        };
+    }
+    let boxes = find_boxes(g);
+    if let Some(last) = boxes.last() {
+        // The last box, with the boxes right before it that the response extractor would join to
+        // it (`\boxed{1} and \boxed{2}`, `\boxed{1}, \boxed{2}`: one answer of two parts); a run
+        // split by prose is a revision, and only its last box counts.
+        let mut first = boxes.len() - 1;
+        while first > 0 && joins_in_gold(&g[boxes[first - 1].end..boxes[first].start]) {
+            first -= 1;
+        }
+        let answer = if first + 1 == boxes.len() {
+            last.content(g)
+        } else {
+            trim(&g[boxes[first].start..last.end])
+        };
+        if !answer.is_empty() {
+            return GoldAnswer {
+                answer,
+                rule: GoldRule::Boxed,
+            };
+        }
+    }
+    if let Some(ans) = gsm8k_answer(g) {
+        return GoldAnswer {
+            answer: ans,
+            rule: GoldRule::Hashes,
+        };
+    }
+    if let Some(ans) = closing_answer_sentence(g) {
+        return GoldAnswer {
+            answer: ans,
+            rule: GoldRule::AnswerSentence,
+        };
+    }
+    GoldAnswer {
+        answer: gold,
+        rule: GoldRule::Unreduced,
+    }
+}
+
+/// Are two boxes of a gold one answer? As for a response (`scan::boxes`), but only across a few
+/// words (`\boxed{1} papers and \boxed{2} bins`): a solution's prose between two boxes is a
+/// revision even when it holds an "and".
+fn joins_in_gold(between: &str) -> bool {
+    let words = between
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.len() > 1 && !matches!(*w, "text" | "quad" | "qquad"))
+        .count();
+    words <= 3 && joins(between)
+}
+
+/// Does a gold look like a worked solution rather than an answer? GSM8K's "solution\n#### 18"
+/// form at any length, a sentence that starts with an anchor ("answer is 0.75", lighteval's
+/// "ANSWER: <solution>"), a box that is not the whole gold, long text with words, or prose with
+/// an answer sentence.
+pub fn is_solution_text(gold: &str) -> bool {
+    // Each test below needs a '#', a backslash, a letter (an anchor starts with one) or more
+    // than 200 bytes: a plain number gold has none of them.
+    if gold.len() <= 200
+        && !gold
+            .bytes()
+            .any(|c| c == b'#' || c == b'\\' || c.is_ascii_alphabetic())
+    {
+        return false;
+    }
+    let g = trim(gold);
+    if gsm8k_answer(g).is_some() {
+        return true;
+    }
+    if crate::extract::starts_with_anchor(g) {
+        return true;
+    }
+    // The backslash test first: `str::contains(&str)` builds a searcher per call, and most golds
+    // have no backslash at all.
+    if g.contains('\\') && (g.contains("\\boxed") || g.contains("\\fbox")) {
+        return crate::scan::boxes::whole_box(g).is_none();
+    }
+    // Prose that states its answer ("… The answer is 14.").
+    if g.len() > 200 && g.split_whitespace().count() > 20 {
+        return true;
+    }
+    g.split_whitespace().count() > 4 && closing_answer_sentence(g).is_some()
+}
+
+/// The answer of a gold in GSM8K's form "solution\n#### 18": the rest of the line after the
+/// last "####", trimmed, when it starts like a number (a Markdown "#### Heading" is not an
+/// answer line, the same rule as the extractor's); None for any other gold.
+pub fn gsm8k_answer(g: &str) -> Option<&str> {
+    let i = rfind_hashes(g.as_bytes())?;
+    let rest = g[i + 4..].trim_start_matches([' ', '\t']);
+    if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
+        return None;
+    }
+    Some(trim(rest.split('\n').next().unwrap_or("")))
+}
+
+/// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
+/// last run of four or more '#' holds the last match, which starts four bytes before its end.
+fn rfind_hashes(b: &[u8]) -> Option<usize> {
+    let mut upto = b.len();
+    while let Some(j) = memchr::memrchr(b'#', &b[..upto]) {
+        let mut start = j;
+        while start > 0 && j - start < 3 && b[start - 1] == b'#' {
+            start -= 1;
+        }
+        if j - start == 3 {
+            return Some(start);
+        }
+        upto = start;
+    }
+    None
+}
+
+/// The answer its last answer sentence states: "… The answer is 42." / "Final Answer: The final
+/// answer is $28\%$. I hope it is correct." The answer runs to the end of that sentence (a full
+/// stop, `!` or `?` followed by a space, or the end of the line).
+fn closing_answer_sentence(g: &str) -> Option<&str> {
+    let lower = g.to_ascii_lowercase();
+    let (at, len) = ["answer is", "answer:", "answer =", "answer would be"]
+        .iter()
+        .filter_map(|p| lower.rfind(p).map(|i| (i, p.len())))
+        .max_by_key(|&(i, _)| i)?;
+    let rest = &g[at + len..];
+    let line = rest.split('\n').next().unwrap_or("");
+    let end = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|p| line.find(p))
+        .min()
+        .unwrap_or(line.len());
+    let mut ans = trim(&line[..end]);
+    ans = ans.strip_prefix(':').map_or(ans, trim);
+    let ans = ans
+        .strip_suffix('.')
+        .or_else(|| ans.strip_suffix('!'))
+        .unwrap_or(ans);
+    let ans = strip_math_delimiters(trim(ans));
+    (!ans.is_empty()).then_some(ans)
+}
+
+/// `$x$`, `\(x\)`, `\[x\]` → `x` (one pair around the whole answer).
+fn strip_math_delimiters(s: &str) -> &str {
+    for (open, close) in [("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")] {
+        if let Some(inner) = s.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            if !inner.is_empty() {
+                return trim(inner);
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reduce(g: &str) -> (&str, &'static str) {
+        let r = reduce_gold(g);
+        (r.answer, r.rule.as_str())
+    }
+
+    #[test]
+    fn answers_stay_as_written() {
+        for g in [
+            "18",
+            "-0.5",
+            "\\frac{1}{2}",
+            "\\boxed{5}",
+            "(1, 2]",
+            "x^2 + 1",
+            "Monday",
+        ] {
+            assert_eq!(reduce(g), (g, "as_written"), "{g}");
+        }
+    }
+
+    #[test]
+    fn worked_solutions_reduce_to_their_last_box() {
+        let math = "ANSWER: We have $2x = 6$, so $x = \\boxed{3}$. Checking: \\fbox{$x=3$} holds, \
+                    and in the end $\\boxed{\\frac{7}{2}}$.";
+        assert_eq!(reduce(math), ("\\frac{7}{2}", "boxed"));
+        assert_eq!(reduce("The answer is $\\boxed{18}$."), ("18", "boxed"));
+        // Boxes only symbols apart are one answer (kept as boxes: the checker joins them).
+        let two = "So $x = \\boxed{1}, \\boxed{2}$.";
+        assert_eq!(reduce(two), ("\\boxed{1}, \\boxed{2}", "boxed"));
+    }
+
+    #[test]
+    fn gsm8k_solutions_reduce_to_the_hashes_line() {
+        let g = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\n#### 72";
+        assert_eq!(reduce(g), ("72", "hashes"));
+        assert_eq!(reduce("3 + 4 = 7\n#### 1,000\n"), ("1,000", "hashes"));
+    }
+
+    #[test]
+    fn rfind_hashes_is_rfind() {
+        for g in [
+            "",
+            "#",
+            "###",
+            "####",
+            "#####",
+            "a####b###",
+            "## ####x#",
+            "########",
+            "#### 1 ### 2",
+        ] {
+            assert_eq!(rfind_hashes(g.as_bytes()), g.rfind("####"), "{g:?}");
+        }
+    }
+
+    #[test]
+    fn a_closing_sentence_states_the_answer() {
+        let g = "First we add the two prices, 3 + 4, which gives 7 dollars in all for the two of \
+                 them together, and then we double it because there are two days in the week.\n\
+                 The answer is 14.";
+        assert_eq!(reduce(g), ("14", "answer_sentence"));
+        assert_eq!(reduce("answer is 0.75"), ("0.75", "answer_sentence"));
+        assert_eq!(reduce("Answer: $x = 3$"), ("x = 3", "answer_sentence"));
+        let short = "We add 3 and 4 to get 7 in all. The answer is 7.";
+        assert_eq!(reduce(short), ("7", "answer_sentence"));
+        let then_more = "We add 3 and 4. The answer is 7. Then we check it twice, and it is so.";
+        assert_eq!(reduce(then_more), ("7", "answer_sentence"));
+        let noted =
+            "So $90 - 18 = 72$. Final Answer: The final answer is $28 \\%$. I hope it is correct. \
+                     Note: The solution provided is incorrect. The correct approach is as follows:";
+        assert_eq!(reduce(noted), ("28 \\%", "answer_sentence"));
+    }
+
+    #[test]
+    fn a_solution_without_an_answer_is_unreduced() {
+        let g = "We start by noting that the quantity in question is bounded above by the sum of \
+                 its parts, and then we show that each part is at most one half, which completes \
+                 the argument for every value of n that we need to consider here.";
+        assert_eq!(reduce(g).1, "unreduced");
+    }
+}
