@@ -365,6 +365,16 @@ fn fixed_simple_parsed(
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
+    numbers_against(extracted, g, gold_num, opts)
+}
+
+/// The number checker on an extracted answer (`check` after extraction, `verify` as it is).
+fn numbers_against(
+    extracted: String,
+    g: &str,
+    gold_num: Option<number::WrittenNumber>,
+    opts: &CheckOptions,
+) -> Verdict {
     let policy = opts.eval_policy.unwrap_or(EvalPolicy::Strict);
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
@@ -446,29 +456,44 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     )
 }
 
-/// `verify(gold, pred)`: two already-extracted answers, decided as `check` decides them. A pred
-/// whose value is over the engine's budgets next to a plain-number gold (`1` against
-/// `\dfrac{5^{(5^{(5^5)})}}{16}`) goes to the number checker, as `check` sends every plain-number
-/// gold, instead of SymPy, whose deadline such a value would spend.
+/// `verify(gold, pred)`: two already-extracted answers, decided as `check` decides a response
+/// whose extracted answer is `pred`: a worked-solution gold reduced by the gold rule, a plain-number
+/// gold (`18`, `3/4`) against a one-line pred to the number checker, anything else to the
+/// equivalence engine. (A value
+/// over the engine's budgets, `\dfrac{5^{(5^{(5^5)})}}{16}` against `1`, is so decided at once,
+/// never handed to SymPy.) `strict` keeps the engine alone: only trivial rewriting.
 pub fn verify(gold: &str, pred: &str, eopts: &EquivOptions) -> Verdict {
-    let v = verdict_from_equiv(gold, pred, eopts, Some(pred.to_string()));
-    if v.sympy.is_none() || v.reason != Reason::OverBudget || eopts.strict {
-        return v;
+    if eopts.strict {
+        return verdict_from_equiv(gold, pred, eopts, Some(pred.to_string()));
     }
+    let reduced = crate::gold::reduce_gold(gold);
+    if reduced.rule == crate::gold::GoldRule::Unreduced {
+        return Verdict::with_reason(
+            Reason::GoldUnparseable,
+            DecidedBy::None,
+            Some(pred.to_string()),
+        );
+    }
+    let gold = debris::strip_debris(reduced.answer);
     let gold_norm = normalize_answer(gold);
-    if gold_norm.contains('\\') {
-        return v;
+    let gold_num = if gold_norm.contains('\\') {
+        None
+    } else {
+        number::parse_number(&gold_norm)
+    };
+    let plain_number =
+        gold_num.is_some() && !crate::scan::clock::clock_time(gold).is_some_and(|c| c.definite);
+    // Only a pred that reads as one answer (a line, not a response): the number checker takes the
+    // numbers of the text it is given, which in a whole response are its working.
+    let one_answer = pred.len() <= 100 && !pred.contains('\n');
+    if plain_number && one_answer && eopts.rounding_tolerance {
+        let opts = CheckOptions {
+            finite_decimals: eopts.finite_decimals,
+            ..CheckOptions::default()
+        };
+        return numbers_against(pred.to_string(), &gold_norm, gold_num, &opts);
     }
-    match number::parse_number(&gold_norm) {
-        Some(gn) => {
-            let opts = CheckOptions {
-                finite_decimals: eopts.finite_decimals,
-                ..CheckOptions::default()
-            };
-            fixed_simple_parsed(pred, &gold_norm, Some(gn), &opts)
-        }
-        None => v,
-    }
+    verdict_from_equiv(gold, pred, eopts, Some(pred.to_string()))
 }
 
 /// Equivalence of two extracted answers as a verdict (used by `check` and `verify`).
