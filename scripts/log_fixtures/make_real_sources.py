@@ -10,7 +10,7 @@ with the project's venv or any Python 3.11; it needs nothing but the standard li
     python scripts/log_fixtures/make_real_sources.py /tmp/qwen_math_cot_100.jsonl /tmp/rise_math_test.jsonl
 
 What comes from where:
-- ``math_prealgebra.jsonl`` (30 docs) and ``math_prealgebra_maj.jsonl`` (12 docs): MATH test problems
+- ``math_prealgebra.jsonl`` (30 docs) and ``math_prealgebra_maj.jsonl`` (6 docs): MATH test problems
   with their real worked solutions. Qwen2.5-Math's ``math_cot_100.jsonl`` carries, for each of its 100
   problems, the MATH ``question`` and ``solution`` (= ``gt_cot``) beside the 8 Qwen2.5-Math-7B-Instruct
   responses that data/answer_check/qwen25math_math_cot_100_graded.jsonl holds (matched here on ``idx``,
@@ -20,13 +20,15 @@ What comes from where:
   listed below, read from that file (its rows carry ``subject`` and ``unique_id``; the problem texts
   were compared one by one). ``qwen_idx`` is the problem's ``idx`` in the Qwen files, the key into the
   graded responses. The 30 docs are the 14 problems whose 8 samples are not all right by Qwen's grader
-  (where graders and majority votes differ) plus the first 16 on which all 8 samples are right; the 12
-  ``maj`` docs are the non-unanimous problems whose 8 responses are shortest in all (small logs).
+  (where graders and majority votes differ) plus the first 16 on which all 8 samples are right; the 6
+  ``maj`` docs (``MAJ_IDX``) are non-unanimous problems picked so that the first sample and the majority
+  of the 8 disagree on some (right/wrong both ways, and two 4-4 ties).
 - ``math_algebra.jsonl`` (12 docs): the first 12 Algebra problems of cmu-mind/RISE ``data/math/test.jsonl``
   (a 1000-problem subset of the MATH test split in MATH's own ``problem/level/type/solution`` format). There
   are no real model outputs for them; the fixture scripts answer them with canned responses.
-- ``gsm8k_test.jsonl`` (30 docs), ``gsm8k_train.jsonl`` (20 docs): GSM8K test questions and solutions from
-  data/answer_check/gsm8k_xwin.json, the answer rebuilt in GSM8K's own ``<solution>\\n#### <answer>`` form.
+- ``gsm8k_test.jsonl`` (20 docs), ``gsm8k_train.jsonl`` (20 docs), ``gsm8k_sc_test.jsonl`` (the first 6 of
+  the test docs): GSM8K test questions and solutions from data/answer_check/gsm8k_xwin.json, the answer
+  rebuilt in GSM8K's own ``<solution>\\n#### <answer>`` form.
 
 Licences: MATH (MIT, Hendrycks et al.); Qwen2.5-Math (MIT); GSM8K (MIT, OpenAI) via Xwin-Math (MIT).
 """
@@ -57,10 +59,11 @@ PREALGEBRA_IDS = [
     1652, 1732, 1868, 364, 1403, 195, 942, 1095, 1657, 1475,
 ]  # fmt: skip
 N_MATH = 30
-N_MAJ = 12
+MAJ_IDX = [17, 37, 58, 70, 92, 98]
 N_ALGEBRA = 12
-N_GSM8K = 30
+N_GSM8K = 20
 N_GSM8K_TRAIN = 20
+N_GSM8K_SC = 6
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -110,8 +113,8 @@ def main() -> None:
     mixed = [i for i in range(100) if len(set(verdicts[i])) > 1 or not verdicts[i][0]]
     unanimous = [i for i in range(100) if all(verdicts[i])]
     chosen = sorted(mixed + unanimous[: N_MATH - len(mixed)])
-    total_len = {i: sum(len(graded[i][k]["response"]) for k in range(8)) for i in mixed}
-    maj = sorted(sorted(mixed, key=total_len.__getitem__)[:N_MAJ])
+    maj = MAJ_IDX
+    assert set(maj) <= set(mixed)
 
     OUT.mkdir(parents=True, exist_ok=True)
     write_jsonl(OUT / "math_prealgebra.jsonl", [doc(i) for i in chosen])
@@ -127,6 +130,7 @@ def main() -> None:
     ]
     write_jsonl(OUT / "gsm8k_test.jsonl", gsm_docs[:N_GSM8K])
     write_jsonl(OUT / "gsm8k_train.jsonl", gsm_docs[-N_GSM8K_TRAIN:])
+    write_jsonl(OUT / "gsm8k_sc_test.jsonl", gsm_docs[:N_GSM8K_SC])
     print(f"prealgebra {chosen}\nmaj {maj}", file=sys.stderr)
 
 
