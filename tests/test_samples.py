@@ -28,6 +28,13 @@ from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_
         ("math_pass@1:4_samples", None, 4, Aggregate("mean", 4)),
         ("pass@4", None, 4, Aggregate("pass", None, 4)),
         ("avg@8", None, 8, Aggregate("mean", 8)),
+        ("avg@n:n=8", None, 8, Aggregate("mean", 8)),
+        (
+            "maj@n:n=4&strip_strings=True&normalize_pred=<function math_normalizer>",
+            None,
+            4,
+            Aggregate("majority", 4),
+        ),
     ],
 )
 def test_aggregate_named_by_metric_or_filter(metric, filt, n, want):

@@ -74,8 +74,8 @@ _MAJ = re.compile(r"maj@(\d+)", re.IGNORECASE)
 _PASS = re.compile(r"pass(?:@|_at_)(\d+)(?:[^0-9]*?n=(\d+))?", re.IGNORECASE)
 _PASS_SAMPLES = re.compile(r"pass@(\d+):(\d+)_samples", re.IGNORECASE)
 _PASS_KN = re.compile(r"pass@k.*?\bk=(\d+).*?\bn=(\d+)", re.IGNORECASE)
-_MAJ_KN = re.compile(r"maj@k.*?\bk=(\d+)", re.IGNORECASE)
-_AVG = re.compile(r"(?:avg|mean)@(\d+)", re.IGNORECASE)
+_MAJ_KN = re.compile(r"maj@[kn].*?\b[kn]=(\d+)", re.IGNORECASE)
+_AVG = re.compile(r"(?:avg|mean)@(?:[kn].*?\b[kn]=)?(\d+)", re.IGNORECASE)
 
 
 def aggregate_for(metric: str, filter_name: str | None, n_samples: int) -> Aggregate:

@@ -84,7 +84,7 @@ class LightevalReader(LogReader):
         self.layout = _layout(schema.names)
         metrics_col = "metric" if self.layout == "current" else "metrics"
         mtype = schema.field(metrics_col).type
-        self.metric_names = (
+        raw_names = (
             [
                 f.name
                 for f in mtype
@@ -93,6 +93,11 @@ class LightevalReader(LogReader):
             if pa.types.is_struct(mtype)
             else []
         )
+        # lighteval 0.13 names some metrics after their arguments, function addresses included
+        # (`maj@n:n=4&normalize_pred=<function math_normalizer at 0x7f...>`): the address changes
+        # every run, so the name we show and match leaves it out.
+        self._raw_metric = {metric_label(r): r for r in raw_names}
+        self.metric_names = list(self._raw_metric)
         primary = o.metric or (self.metric_names[0] if self.metric_names else None)
         if o.metric and o.metric not in self.metric_names:
             raise ValueError(
@@ -167,9 +172,9 @@ class LightevalReader(LogReader):
                 extracted = take_elements(extracted, np.arange(n), np.zeros(n, dtype=np.int64))
             metrics_struct = b.column(b.schema.names.index(self._metrics_col))
             metrics = {
-                name: pc.struct_field(metrics_struct, [metrics_struct.type.get_field_index(name)]).cast(
-                    pa.float64()
-                )
+                name: pc.struct_field(
+                    metrics_struct, [metrics_struct.type.get_field_index(self._raw_metric[name])]
+                ).cast(pa.float64())
                 for name in self.metric_names
             }
             cols = Columns(
@@ -206,6 +211,14 @@ def _is_text(t: pa.DataType) -> bool:
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         t = t.value_type
     return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_null(t)
+
+
+def metric_label(name: str) -> str:
+    """A metric's name without the run-specific addresses of the functions in it."""
+    return _ADDRESS.sub(">", name)
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
 def _current_gold(b: pa.RecordBatch) -> pa.Array:
