@@ -103,3 +103,12 @@ def test_the_lighteval_math_500_bug_is_gone():
         gold = f"ANSWER: {d['solution']}"
         boxed = mf.extract_answer(d["solution"]) or ""
         assert mf.check(f"The answer is ${boxed}$.", gold).correct, d["unique_id"]
+
+
+def test_the_summary_names_each_frameworks_gold_rule(summary):
+    assert summary[("math_500_local|0", "none")]["gold_source"].startswith("lighteval math metrics")
+    assert summary[("gsm8k_local", "strict-match")]["gold_source"].startswith("lm-eval gsm8k:")
+    assert summary[("gsm8k_cot_local", "strict-match")]["gold_source"].startswith("lm-eval gsm8k-cot")
+    from matheval_fast.io.logs.families import gold_source
+
+    assert gold_source("lm_eval", "my_custom_task").startswith("task family not known: the general rule")

@@ -54,6 +54,7 @@ from matheval_fast.answer import load_config
 from matheval_fast.arrow import check_by_type
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
+from matheval_fast.io.logs.families import gold_source
 from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_at_k
 
 __all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
@@ -364,6 +365,7 @@ class GroupStats:
     paths: Counter = field(default_factory=Counter)
     compared_with: str | None = None
     gold_field: str | None = None
+    gold_source: str | None = None
     gold_rules: Counter = field(default_factory=Counter)  # per record
     unreduced_examples: list = field(default_factory=list)
     metrics: dict[str, MetricStats] = field(default_factory=dict)
@@ -395,6 +397,7 @@ class GroupStats:
             "paths": dict(self.paths.most_common()),
             "compared_with": self.compared_with,
             "gold_field": self.gold_field,
+            "gold_source": self.gold_source,
             "gold_rules": dict(self.gold_rules.most_common()),
             "golds_unreduced": self.gold_rules.get("unreduced", 0),
             "golds_unreduced_examples": list(self.unreduced_examples),
@@ -566,7 +569,10 @@ def summary_markdown(s: dict[str, Any]) -> str:
     for g in s["groups"]:
         title = _esc(" / ".join(x for x in (g["task"], g["filter"]) if x) or g["file"])
         rules = ", ".join(f"{k} {v}" for k, v in g.get("gold_rules", {}).items()) or "none"
-        out.append(f"- {title}: gold from `{g.get('gold_field') or '?'}`, reduced by: {rules}")
+        out.append(
+            f"- {title}: gold from `{g.get('gold_field') or '?'}`, reduced by: {rules} "
+            f"({_esc(g.get('gold_source') or '')})"
+        )
         if g.get("golds_unreduced"):
             out.append(
                 f"  - **{g['golds_unreduced']} golds are worked solutions with no answer to take** "
@@ -960,6 +966,7 @@ def _accumulate(
                 str(reader.path), reader.format, model, task, filt, reader.info.get("primary_metric")
             )
             g.gold_field = reader.info.get("gold_field")
+            g.gold_source = gold_source(reader.format, task)
         recs = rec_codes == ki
         _accumulate_metrics(g, b, view, recs, filt, o)
         if len(uniq) == 1:
