@@ -29,9 +29,8 @@ from matheval_fast.io.logs.base import SCHEMA, gold_answer
 LOGS = Path(__file__).parent / "data" / "logs"
 LM = LOGS / "lm_eval" / "canned__gsm8k-math"
 GSM = next(LM.glob("samples_gsm8k_local_*.jsonl"))
-MINERVA = next(LM.glob("samples_minerva_math_local_*.jsonl"))
+MINERVA = next((LOGS / "lm_eval_real").rglob("samples_minerva_math_prealgebra_local_*.jsonl"))
 LIGHT = next((LOGS / "lighteval").rglob("details_gsm8k_local*.parquet"))
-LIGHT_MATH = next((LOGS / "lighteval").rglob("details_math_500_local*.parquet"))
 LIGHT_FLAT = next((LOGS / "lighteval_flat").rglob("details_*.parquet"))
 OC = next((LOGS / "opencompass").rglob("results/*/gsm8k.json"))
 OC_OLD = next((LOGS / "opencompass_old").rglob("results/*/gsm8k.json"))

@@ -19,7 +19,7 @@ from matheval_fast.score import read_records, score_records
 LOGS = Path(__file__).parent / "data" / "logs"
 LM = LOGS / "lm_eval" / "canned__gsm8k-math"
 GSM = next(LM.glob("samples_gsm8k_local_*.jsonl"))
-MINERVA = next(LM.glob("samples_minerva_math_local_*.jsonl"))
+MINERVA = next((LOGS / "lm_eval_real").rglob("samples_minerva_math_prealgebra_local_*.jsonl"))
 LIGHT = next((LOGS / "lighteval").rglob("details_gsm8k_local*.parquet"))
 OC = next((LOGS / "opencompass").rglob("results/*/gsm8k.json"))
 QWEN = next((LOGS / "qwen_math").rglob("*.jsonl"))
@@ -225,7 +225,7 @@ def test_cli_rescore(tmp_path, capsys):
         "| canned__gsm8k-math | gsm8k_local | strict-match | 12 | exact_match "
         "| our verdict on the first sample | 16.67 | 50.00 |" in out
     )
-    assert json.loads((tmp_path / "summary.json").read_text())["rows"] == 24 + 24 + 12 + 12
+    assert json.loads((tmp_path / "summary.json").read_text())["rows"] == 24 + 24
     assert main(["rescore", str(tmp_path / "absent.jsonl"), "--out", str(tmp_path / "x")]) == 2
     assert "no such file" in capsys.readouterr().err
     # The rescored copy only when asked for (it is the whole log again).
