@@ -47,16 +47,16 @@ lint: build ## rustfmt, clippy -D warnings, ruff, mypy.stubtest of _core.pyi, ac
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests benches onnx scripts conftest.py docs
-	$(VENV)/bin/ruff format --check python tests benches onnx scripts conftest.py docs
+	$(VENV)/bin/ruff check python tests benches onnx scripts conftest.py
+	$(VENV)/bin/ruff format --check python tests benches onnx scripts conftest.py
 	$(PY) -m mypy.stubtest matheval_fast._core --allowlist .mypy-stubtest-allowlist
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 docs: build ## the documentation site into site/ (MkDocs, --strict: a warning fails the build)
-	$(VENV)/bin/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 docs-serve: build ## the documentation site on http://127.0.0.1:8000, rebuilt on change
-	$(VENV)/bin/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
 
 RELEASE_STAMP := $(VENV)/.release-deps-installed
 $(RELEASE_STAMP): requirements-release.txt $(STAMP)
@@ -73,7 +73,7 @@ wheel: $(RELEASE_STAMP) ## abi3 wheel tagged manylinux2014 (maturin + zig) and t
 
 fmt: $(STAMP) ## format Rust and Python
 	cargo fmt
-	$(VENV)/bin/ruff format python tests benches onnx scripts conftest.py docs
+	$(VENV)/bin/ruff format python tests benches onnx scripts conftest.py
 
 bench: build ## run the peer comparison benchmarks (installs the peers from requirements-bench.txt)
 	$(PY) -m pip install -q -r requirements-bench.txt

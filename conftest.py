@@ -10,7 +10,8 @@
   starting a cluster, a paid API): a shell block that is neither fails.
 
 Commands and code run in one scratch folder per page that holds ``data/`` (the repository's),
-``logs/`` (the lm-eval fixtures of ``tests/data/logs``) and the small files of :data:`FILES`, with the virtual environment's ``bin`` first on ``PATH``.
+``logs/`` (the lm-eval fixtures of ``tests/data/logs``) and the small files of :data:`FILES`, with
+the virtual environment's ``bin`` first on ``PATH``.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _console(example: Example) -> str | None:
             return f"a console block starts with '$ ', got {line!r}"
     for command, shown in commands:
         done = subprocess.run(
-            ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+            ["/bin/bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
         )
         got = done.stdout + done.stderr
         if done.returncode != 0:

@@ -35,7 +35,9 @@ def test_every_block_runs_or_is_data_or_says_why_not(page):
         where = f"{page.name}:{line}"
         assert lang in RUN | DATA | SHELL, f"{where}: a block needs a language (run: {RUN}, data: {DATA})"
         if lang in SHELL:
-            assert SKIP.match(before), f'{where}: a {lang} block must be <!-- skip: next "why" -->, or console'
+            assert SKIP.match(before), (
+                f'{where}: a {lang} block must be <!-- skip: next "why" -->, or console'
+            )
 
 
 def test_the_readme_stays_short():

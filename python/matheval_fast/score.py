@@ -12,8 +12,9 @@ counted, and written to a side file; ``on_error="fail"`` stops at the first inst
 
 >>> from matheval_fast.score import score_records
 >>> rep = score_records([{"completion": "The answer is: 4.", "answer": "4"}])
->>> [(r["line"], r["correct"], r["reason"]) for r in rep.rows]
-[(1, True, 'correct')]
+>>> row = rep.rows[0]
+>>> row["line"], row["correct"], row["reason"]
+(1, True, 'correct')
 """
 
 from __future__ import annotations
