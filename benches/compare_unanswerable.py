@@ -50,7 +50,7 @@ def workload(n: int, seed: int = 7) -> list[str]:
     rng = random.Random(seed)
     qs = [
         json.loads(line)["question"]
-        for line in open(ROOT / "data/umwp/StandardDataset.jsonl", encoding="utf-8")
+        for line in open(ROOT / "python/matheval_fast/datasets/umwp/StandardDataset.jsonl", encoding="utf-8")
     ]
     out = []
     for _ in range(n):

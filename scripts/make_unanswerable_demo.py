@@ -61,7 +61,10 @@ SELFAWARE_ANSWERABLE = [
 
 def main() -> None:
     rng = random.Random(20261126)
-    umwp = [json.loads(line) for line in open(ROOT / "data/umwp/StandardDataset.jsonl", encoding="utf-8")]
+    umwp = [
+        json.loads(line)
+        for line in open(ROOT / "python/matheval_fast/datasets/umwp/StandardDataset.jsonl", encoding="utf-8")
+    ]
     by_id = {r["id"]: r for r in umwp}
     out = []
     # Every (source, category) cell of the unanswerable half, with its paired answerable source.
@@ -86,7 +89,9 @@ def main() -> None:
         for r in out:
             f.write(json.dumps({**r, "synthetic": True}, ensure_ascii=False) + "\n")
 
-    sa = json.load(open(ROOT / "data/selfaware/SelfAware.json", encoding="utf-8"))["example"]
+    sa = json.load(open(ROOT / "python/matheval_fast/datasets/selfaware/SelfAware.json", encoding="utf-8"))[
+        "example"
+    ]
     rows = []
     ans = [r for r in sa if r["answerable"]]
     una = [r for r in sa if not r["answerable"]]

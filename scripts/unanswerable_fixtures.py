@@ -90,8 +90,14 @@ PIECES = [
 
 def main() -> None:
     rng = random.Random(20261126)
-    umwp = [json.loads(line)["question"] for line in open(ROOT / "data/umwp/StandardDataset.jsonl")]
-    selfaware = [e["question"] for e in json.load(open(ROOT / "data/selfaware/SelfAware.json"))["example"]]
+    umwp = [
+        json.loads(line)["question"]
+        for line in open(ROOT / "python/matheval_fast/datasets/umwp/StandardDataset.jsonl")
+    ]
+    selfaware = [
+        e["question"]
+        for e in json.load(open(ROOT / "python/matheval_fast/datasets/selfaware/SelfAware.json"))["example"]
+    ]
     texts = rng.sample(umwp, 500) + rng.sample(selfaware, 300)
     texts += [" ".join(rng.choice(PIECES) for _ in range(rng.randint(1, 12))) for _ in range(1200)]
     nlp = spacy.blank("en")

@@ -24,9 +24,45 @@ DEMO = ROOT / "data" / "samples" / "demo_responses.json"
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from matheval_fast.distributed import start_ray
+
+    start_ray(num_cpus=2)  # a new local instance, whatever Ray's temp folder says
     yield
     ray.shutdown()
+
+
+@pytest.mark.timeout(180)
+def test_a_stale_cluster_file_does_not_capture_the_local_instance(tmp_path):
+    """After a cluster that was not stopped cleanly, ``ray_current_cluster`` still names it; Ray's
+    default address would join it and refuse ``num_cpus``. ``start_ray`` starts its own instance."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    # A short folder: Ray's socket paths must fit the 107-byte limit.
+    tmp = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))
+    try:
+        (tmp / "ray").mkdir()
+        (tmp / "ray" / "ray_current_cluster").write_text("127.0.0.1:9\n")
+        code = (
+            "import ray\n"
+            "from matheval_fast.distributed import start_ray\n"
+            "start_ray(num_cpus=1)\n"
+            "print(ray.get(ray.put(41)) + 1)\n"
+            "ray.shutdown()\n"
+        )
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+        env["RAY_TMPDIR"] = str(tmp)
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=170
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip().splitlines()[-1] == "42"
+    finally:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _records() -> list[dict]:

@@ -27,11 +27,11 @@ FIXTURES = ROOT / "tests" / "data" / "unanswerable"
 
 
 def _umwp() -> list[dict]:
-    return [json.loads(line) for line in open(DATA / "umwp" / "StandardDataset.jsonl", encoding="utf-8")]
+    return [json.loads(line) for line in open(unanswerable.bundled_dataset("umwp"), encoding="utf-8")]
 
 
 def _selfaware() -> list[dict]:
-    return json.load(open(DATA / "selfaware" / "SelfAware.json", encoding="utf-8"))["example"]
+    return json.load(open(unanswerable.bundled_dataset("selfaware"), encoding="utf-8"))["example"]
 
 
 # ---- plain-Python transcription of the scripts' splitting and windows (the oracle) ----

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from matheval_fast import _core
+from matheval_fast.unanswerable import bundled_dataset
 
 from tests.reference import umwp_math_rule as ref
 
@@ -46,8 +47,8 @@ SWITCH_VARIANTS = [
 
 @functools.cache
 def questions() -> list[str]:
-    umwp = [json.loads(line)["question"] for line in open(DATA / "umwp" / "StandardDataset.jsonl")]
-    selfaware = [e["question"] for e in json.load(open(DATA / "selfaware" / "SelfAware.json"))["example"]]
+    umwp = [json.loads(line)["question"] for line in open(bundled_dataset("umwp"))]
+    selfaware = [e["question"] for e in json.load(open(bundled_dataset("selfaware")))["example"]]
     assert (len(umwp), len(selfaware)) == (5200, 3369)
     return umwp + selfaware
 

@@ -24,9 +24,11 @@ report bad lines one by one.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,10 +39,10 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from matheval_fast._vocabulary import Compat, FiniteDecimals
-from matheval_fast.io.responses import ResponseFields, needed_columns, normalise_arrow
-from matheval_fast.score import ScoreTally, empty_result_schema, score_response_batch
+from matheval_fast.io.responses import FieldsChosen, ResponseFields, needed_columns, normalise_arrow
+from matheval_fast.score import FieldsGuessedWarning, ScoreTally, empty_result_schema, score_response_batch
 
-__all__ = ["parquet_units", "score_kernel", "score_row_groups", "score_with_ray"]
+__all__ = ["parquet_units", "score_kernel", "score_row_groups", "score_with_ray", "start_ray"]
 
 
 def score_kernel(
@@ -85,8 +87,9 @@ def score_with_ray(
     """Score with Ray Data into ``out_dir`` (Parquet per block), the summary in
     ``<out_dir>.summary.json`` beside it; returns the summary.
 
-    Connects to ``address`` (``"auto"``: a running cluster) or starts a local instance when Ray is
-    not initialised yet. ``config``: a path or a dict (sent to the workers as is).
+    Joins the cluster at ``address`` (``"auto"``: a running one) or, without one, starts a new local
+    instance, when Ray is not initialised yet (:func:`start_ray`). ``config``: a path or a dict (sent
+    to the workers as is).
     """
     try:
         import ray
@@ -97,7 +100,8 @@ def score_with_ray(
     from matheval_fast._report.files import write_json
     from matheval_fast.answer import load_config
 
-    fields = fields or ResponseFields()
+    given = fields or ResponseFields()
+    fields = given
     if config is not None and not isinstance(config, dict):
         config = str(config)
     load_config(config)  # a bad config fails here, not in every worker
@@ -114,9 +118,21 @@ def score_with_ray(
     fmt = input_format or (
         "parquet" if all(s.endswith(".parquet") or Path(s).is_dir() for s in srcs) else "jsonl"
     )
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+    start_ray(address, num_cpus=num_cpus)
     t0 = time.perf_counter()
+    used = [fields]
+    if fmt == "parquet":
+        units = parquet_units(srcs, fields, chosen=lambda f: used.__setitem__(0, f))
+    elif fields.guess:
+        used[0] = fields.resolve(_first_json_keys(srcs[0]))
+    fields = used[0]
+    if (fields.response, fields.gold) != (given.response, given.gold):
+        warnings.warn(
+            FieldsGuessedWarning(
+                f"read the response from {fields.response!r} and the gold from {fields.gold!r}"
+            ),
+            stacklevel=2,
+        )
     kernel_kw = {
         "fields": fields,
         "config": config,
@@ -125,7 +141,6 @@ def score_with_ray(
         "finite_decimals": finite_decimals,
     }
     if fmt == "parquet":
-        units = parquet_units(srcs, fields)
         # One task per row group: it reads its group and scores it batch by batch, so nothing
         # but the results moves between processes, and no task waits on a reader.
         scored = ray.data.from_items(units, override_num_blocks=max(1, len(units))).map_batches(
@@ -177,6 +192,40 @@ def score_with_ray(
     return summary
 
 
+def start_ray(address: str | None = None, *, num_cpus: int | None = None) -> None:
+    """Start or join Ray, unless this process already did. ``address=None`` starts a new local
+    instance (``address="local"``): Ray's own default would join whatever cluster the
+    ``ray_current_cluster`` file in its temporary folder names, a stale one after an unclean stop, and
+    then refuse ``num_cpus``. Any other address (``"auto"``, ``HOST:PORT``, ``ray://...``) joins that
+    cluster, which has its own resources (``num_cpus`` is not passed)."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    if address is None or address == "local":
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+    else:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+
+
+def _first_json_keys(src: str) -> list[str]:
+    """The fields of the first record of a local JSON Lines file (nothing for a directory or URI:
+    the fields are then the defaults)."""
+    from matheval_fast.io.responses import open_input
+
+    if "://" in src or not Path(src).is_file():
+        return []
+    with open_input(src) as fh:
+        for line in fh:
+            if line.strip():
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    return []
+                return list(rec) if isinstance(rec, dict) else []
+    return []
+
+
 def _parquet_file(path: str) -> pq.ParquetFile:
     """A Parquet file by local path or URI (``s3://``, ``gs://``, ...: pyarrow's filesystems)."""
     if "://" in path:
@@ -185,11 +234,14 @@ def _parquet_file(path: str) -> pq.ParquetFile:
     return pq.ParquetFile(path)
 
 
-def parquet_units(srcs: Sequence[str], fields: ResponseFields) -> list[dict[str, Any]]:
+def parquet_units(
+    srcs: Sequence[str], fields: ResponseFields, *, chosen: FieldsChosen | None = None
+) -> list[dict[str, Any]]:
     """The row groups of Parquet files and directories (searched recursively, ``*.parquet``), as
     ``{"path", "group", "first_row"}`` work items, in order (``first_row``: the group's first
     1-based row number in its file). The first file's columns are checked here, on the
-    driver: a missing response or gold column stops the run before any task starts."""
+    driver: a missing response or gold column stops the run before any task starts; guessed fields
+    are resolved against them (``chosen`` is told the fields used)."""
     files: list[str] = []
     for src in srcs:
         if "://" in src:
@@ -211,6 +263,9 @@ def parquet_units(srcs: Sequence[str], fields: ResponseFields) -> list[dict[str,
         pf = _parquet_file(path)
         if k == 0:
             names = pf.schema_arrow.names
+            fields = fields.resolve(names)
+            if chosen is not None:
+                chosen(fields)
             for what, col in (("response", fields.response), ("gold", fields.gold)):
                 top = col.split(".")[0]
                 if top not in names:

@@ -12,8 +12,9 @@ counted, and written to a side file; ``on_error="fail"`` stops at the first inst
 
 >>> from matheval_fast.score import score_records
 >>> rep = score_records([{"completion": "The answer is: 4.", "answer": "4"}])
->>> [(r["line"], r["correct"], r["reason"]) for r in rep.rows]
-[(1, True, 'correct')]
+>>> row = rep.rows[0]
+>>> row["line"], row["correct"], row["reason"]
+(1, True, 'correct')
 """
 
 from __future__ import annotations
@@ -48,12 +49,14 @@ from matheval_fast.io.responses import (
 )
 
 __all__ = [
+    "FieldsGuessedWarning",
     "OnError",
     "RejectedRecordError",
     "ScoreReport",
     "ScoreTally",
     "format_table",
     "read_records",
+    "response_fields",
     "score_file",
     "score_records",
     "score_response_batch",
@@ -64,6 +67,11 @@ OutFormat = Literal["jsonl", "parquet"]
 
 #: The per-item output columns after ``line`` and ``prompt`` and the id columns.
 ITEM_COLUMNS = ("type", "subtype", "level", "gold", "extracted", "correct", "reason", "path")
+
+
+class FieldsGuessedWarning(UserWarning):
+    """The response or gold field was not named and its default was absent: a common name was used
+    (the message says which; the summary's ``fields`` too)."""
 
 
 class RejectedRecordError(ValueError):
@@ -395,8 +403,8 @@ def score_records(
     *,
     config: Any = None,
     compat: Compat = "fixed",
-    response_field: str = "completion",
-    gold_field: str = "answer",
+    response_field: str | None = None,
+    gold_field: str | None = None,
     type_field: str = "type",
     subtype_field: str = "subtype",
     level_field: str = "level",
@@ -420,14 +428,17 @@ def score_records(
     _check_options(compat, on_error, timeout)
     if config is not None:
         config = load_config(config)  # read once, not per batch
-    fields = ResponseFields(
-        response_field, gold_field, type_field, subtype_field, level_field, tuple(id_fields)
-    )
+    fields = response_fields(response_field, gold_field, type_field, subtype_field, level_field, id_fields)
     rows: list[dict[str, Any]] = []
     rejected: list[tuple[int, str]] = []
+    used = [fields]
+
+    def chosen(f: ResponseFields) -> None:
+        used[0] = f
+
     with progress_bar(len(records), enabled=progress, desc="score", unit="record") as bar:
         tally = _run(
-            record_batches(records, fields),
+            record_batches(records, fields, chosen=chosen),
             where="records",
             config=config,
             compat=compat,
@@ -439,6 +450,7 @@ def score_records(
             bar=bar,
             finite_decimals=finite_decimals,
         )
+    _tell_fields(fields, used[0])
     return ScoreReport(rows, tally, rejected)
 
 
@@ -490,7 +502,15 @@ class _RowsWriter:
                     self.path, b.schema, use_dictionary=low, write_statistics=stats
                 )
             elif b.schema != self.schema:
-                b = pa.Table.from_batches([b]).cast(self.schema).to_batches()[0]
+                try:
+                    b = pa.Table.from_batches([b]).cast(self.schema).to_batches()[0]
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+                    # An id field with integers in the first batch and text later (Parquet has one
+                    # type per column; JSON Lines output has no such limit).
+                    raise ValueError(
+                        f"the columns changed type after the first batch ({exc}); write JSON Lines "
+                        "(--out-format jsonl) or give the id field one type throughout"
+                    ) from None
             self.writer.write_batch(b)
             return
         self.fh.write(jsonl_buffer(b))
@@ -552,8 +572,8 @@ def score_file(
     input_format: str | None = None,
     config: Any = None,
     compat: Compat = "fixed",
-    response_field: str = "completion",
-    gold_field: str = "answer",
+    response_field: str | None = None,
+    gold_field: str | None = None,
     type_field: str = "type",
     subtype_field: str = "subtype",
     level_field: str = "level",
@@ -591,12 +611,15 @@ def score_file(
         Path(summary_path) if summary_path is not None else stem.with_name(stem.name + ".summary.json")
     )
     rejected_target = stem.with_name(stem.name + ".rejected.jsonl")
-    fields = ResponseFields(
-        response_field, gold_field, type_field, subtype_field, level_field, tuple(id_fields)
-    )
+    fields = response_fields(response_field, gold_field, type_field, subtype_field, level_field, id_fields)
     if config is not None:
         config = load_config(config)  # a bad config fails before any work
-    batches = source_batches(path, fields, input_format=input_format, batch_rows=batch_rows)
+    used = [fields]
+
+    def chosen(f: ResponseFields) -> None:
+        used[0] = f
+
+    batches = source_batches(path, fields, input_format=input_format, batch_rows=batch_rows, chosen=chosen)
     # Progress: Parquet in rows of a known total; a plain JSON Lines file in bytes of its size
     # (gzip and stdin have no known size: records and their rate only).
     total: int | None = None
@@ -667,6 +690,7 @@ def score_file(
             "finite_decimals": finite_decimals,
             "seconds": round(seconds, 3),
             "records_per_second": round(tally.records / seconds) if seconds > 0 else None,
+            "fields": {"response": used[0].response, "gold": used[0].gold},
             **tally.summary(),
             "outputs": {
                 "items": str(target),
@@ -675,7 +699,40 @@ def score_file(
             },
         }
         write_json(summary_target, summary)
+    _tell_fields(fields, used[0])
     return summary
+
+
+def response_fields(
+    response_field: str | None,
+    gold_field: str | None,
+    type_field: str = "type",
+    subtype_field: str = "subtype",
+    level_field: str = "level",
+    id_fields: Sequence[str] = (),
+) -> ResponseFields:
+    """The fields to read; a response or gold field given as ``None`` is the default (``completion``,
+    ``answer``) or, when the first record lacks it, the first of the common names it has
+    (:data:`~matheval_fast.io.responses.COMMON_FIELD_NAMES`)."""
+    guess = tuple(w for w, v in (("response", response_field), ("gold", gold_field)) if v is None)
+    return ResponseFields(
+        response_field or "completion",
+        gold_field or "answer",
+        type_field,
+        subtype_field,
+        level_field,
+        tuple(id_fields),
+        guess=guess,
+    )
+
+
+def _tell_fields(before: ResponseFields, f: ResponseFields) -> None:
+    """A note (a :class:`FieldsGuessedWarning`) when a field other than the default was taken."""
+    if (f.response, f.gold) != (before.response, before.gold):
+        warnings.warn(
+            FieldsGuessedWarning(f"read the response from {f.response!r} and the gold from {f.gold!r}"),
+            stacklevel=3,
+        )
 
 
 def _is_gzip(p: Path) -> bool:

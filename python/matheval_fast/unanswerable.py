@@ -501,13 +501,12 @@ _DATASET_FILES = {"umwp": ("umwp", "StandardDataset.jsonl"), "selfaware": ("self
 
 
 def bundled_dataset(preset: UnanswerablePreset) -> Path:
-    """The dataset file bundled in the repository's ``data/`` (CC-BY-SA-4.0; a source checkout only)."""
+    """The dataset file shipped in the package (``matheval_fast/datasets/``; CC-BY-SA-4.0, provenance in
+    the ``README.md`` beside it): UMWP's ``StandardDataset.jsonl`` or SelfAware's ``SelfAware.json``."""
     folder, name = _DATASET_FILES[_check_preset(preset)]
-    path = Path(__file__).resolve().parents[2] / "data" / folder / name
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{path}: the bundled {preset} dataset is only in a source checkout; pass its path"
-        )
+    path = Path(__file__).resolve().parent / "datasets" / folder / name
+    if not path.is_file():  # pragma: no cover - a broken install
+        raise FileNotFoundError(f"{path}: the {preset} dataset is missing from this install; pass its path")
     return path
 
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 from matheval_fast._pipeline import use_streaming_memory_pool
 from matheval_fast._sympy.pool import check_timeout
-from matheval_fast.cli import add_engine_arguments
-from matheval_fast.score import default_out, format_table, score_file
+from matheval_fast.cli import add_engine_arguments, notes
+from matheval_fast.score import default_out, format_table, response_fields, score_file
 
 HELP = "score responses against reference answers (protocol A)"
 
@@ -57,8 +56,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--summary", type=Path, default=None, help="summary JSON (default: <out stem>.summary.json)"
     )
-    p.add_argument("--response-field", default="completion", help="field with the response (str or list)")
-    p.add_argument("--gold-field", default="answer", help="field with the reference answer")
+    p.add_argument(
+        "--response-field",
+        default=None,
+        metavar="PATH",
+        help="field with the response, a string or a list of strings (default: 'completion'; when the "
+        "first record has none, the first of 'response', 'output', 'prediction' it has)",
+    )
+    p.add_argument(
+        "--gold-field",
+        default=None,
+        metavar="PATH",
+        help="field with the reference answer (default: 'answer'; when the first record has none, the "
+        "first of 'gold', 'target', 'ground_truth' it has)",
+    )
     p.add_argument(
         "--type-field", default="type", help="field with the dataset type (picks the config's policy)"
     )
@@ -96,11 +107,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--batch-rows must be at least 1")
     out = args.out or default_out(args.file)
     use_streaming_memory_pool()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with notes("score"):
         summary = _score(args, out)
-    for w in caught:  # one plain line each, not a warning with a source line under it
-        print(f"matheval-fast score: note: {w.message}", file=sys.stderr)
     if not args.quiet:
         for p in summary["prompts"]:
             rows = [
@@ -122,17 +130,16 @@ def run(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace, out: Path) -> dict:
     if args.engine == "ray":
         from matheval_fast.distributed import score_with_ray
-        from matheval_fast.io.responses import ResponseFields
 
         if args.out is None:
             raise ValueError("--engine ray needs --out DIR (a directory of Parquet files)")
-        fields = ResponseFields(
+        fields = response_fields(
             args.response_field,
             args.gold_field,
             args.type_field,
             args.subtype_field,
             args.level_field,
-            tuple(args.id_field),
+            args.id_field,
         )
         return score_with_ray(
             args.file,

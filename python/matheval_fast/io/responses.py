@@ -14,8 +14,8 @@ from __future__ import annotations
 import gzip
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -58,10 +58,20 @@ NORMALISED = pa.schema(
 )
 
 
+#: The names a response or gold field commonly has, in the order they are tried when the field was
+#: not named and the default (the first) is absent from the first record.
+COMMON_FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "response": ("completion", "response", "output", "prediction"),
+    "gold": ("answer", "gold", "target", "ground_truth"),
+}
+
+
 @dataclass(frozen=True)
 class ResponseFields:
     """Where each value is in a record: dotted paths (``doc.answer``, ``resps.0``). ``ids``: fields
-    copied to every output row (as text)."""
+    copied to every output row (integers stay integers, anything else is text). ``guess``: which of
+    ``"response"`` and ``"gold"`` were not named by the user: when such a field is absent from the
+    first record, :meth:`resolve` takes the first of :data:`COMMON_FIELD_NAMES` that it has."""
 
     response: str = "completion"
     gold: str = "answer"
@@ -69,6 +79,22 @@ class ResponseFields:
     subtype: str = "subtype"
     level: str = "level"
     ids: tuple[str, ...] = ()
+    guess: tuple[str, ...] = ()
+
+    def resolve(self, keys: Iterable[str]) -> ResponseFields:
+        """These fields for records whose top-level fields are ``keys``: each guessed field that is
+        absent becomes the first common name present (and is no longer guessed)."""
+        if not self.guess:
+            return self
+        have = set(keys)
+        chosen = {}
+        for what in self.guess:
+            named = getattr(self, what)
+            if named.split(".")[0] not in have:
+                found = [n for n in COMMON_FIELD_NAMES[what] if n in have]
+                if found:
+                    chosen[what] = found[0]
+        return replace(self, guess=(), **chosen)
 
     def __post_init__(self) -> None:
         taken = set(NORMALISED.names) | {"prompt", "extracted", "correct", "reason", "path"}
@@ -97,8 +123,10 @@ def open_input(path: str | Path) -> IO[bytes]:
         return gzip.GzipFile(fileobj=raw, mode="rb") if head == b"\x1f\x8b" else raw  # type: ignore[return-value]
     fh = open(path, "rb")
     if fh.read(2) == b"\x1f\x8b":
-        fh.seek(0)
-        return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
+        fh.close()
+        # Opened by name, the GzipFile owns its file and closes it (given ``fileobj=``, it would not:
+        # "unclosed file" at exit).
+        return gzip.open(path, "rb")  # type: ignore[return-value]
     fh.seek(0)
     return fh
 
@@ -141,6 +169,12 @@ def _expected(what: str) -> str:
     return "a string or a list of strings" if what == "response" else "a string or a number"
 
 
+def _bad_line(message: str) -> str:
+    """The reason for a line the core could not read: its message says whether the line is not an
+    object or not JSON at all (and is never repeated)."""
+    return message if message.startswith("not a JSON object") else f"not valid JSON: {message}"
+
+
 def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
     names = ch.tag_names
     f = ch.fields
@@ -162,7 +196,7 @@ def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
     for what, path in scalars:
         for i, why in _refuse(f[path].tags, names, allowed, what, path).items():
             refused.setdefault(i, why)
-    rejected = [(n, f"not a JSON object: {m}") for n, m in ch.bad]
+    rejected = [(n, _bad_line(m)) for n, m in ch.bad]
     lines = ch.lines
     keep = np.ones(len(lines), dtype=bool)
     if refused:
@@ -178,15 +212,36 @@ def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
         f2[fields.type].array,
         f2[fields.subtype].array,
         f2[fields.level].array,
-        *[f2[p].array for p in fields.ids],
+        *[_id_column(f2[p].array, f2[p].tags, names) for p in fields.ids],
     ]
-    batch = pa.RecordBatch.from_arrays(arrays, schema=_schema(fields))
+    batch = pa.RecordBatch.from_arrays(arrays, schema=_schema(fields, arrays))
     rejected.sort()
     return ResponseBatch(batch, rejected, len(ch.data))
 
 
-def _schema(fields: ResponseFields) -> pa.Schema:
-    return pa.schema([*NORMALISED, *[(name, _TEXT) for name in fields.ids]])
+def _schema(fields: ResponseFields, arrays: Sequence[pa.Array] = ()) -> pa.Schema:
+    """The normalised columns, then the id columns: text, or int64 where ``arrays`` holds one."""
+    ids = arrays[len(NORMALISED) :]
+    types = [a.type for a in ids] if ids else [_TEXT] * len(fields.ids)
+    return pa.schema([*NORMALISED, *zip(fields.ids, types, strict=True)])
+
+
+def _id_column(text: pa.Array, tags: np.ndarray, names: tuple[str, ...]) -> pa.Array:
+    """An id column as JSON gave it: integers stay integers (int64) when every value present in the
+    batch is an integer; anything else (strings, decimals, a mix) is text."""
+    number = names.index("number")
+    present = ~np.isin(tags, [names.index("missing"), names.index("null")])
+    if not present.any() or not bool((tags[present] == number).all()):
+        return text
+    try:
+        return text.cast(pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # 1.5, 1e3, beyond int64
+        return text
+
+
+def _arrow_id(arr: pa.Array) -> pa.Array:
+    """An id column of an Arrow input: integer columns as int64, anything else as text."""
+    return arr.cast(pa.int64()) if pa.types.is_integer(arr.type) else as_text(arr)
 
 
 def _check_fields(ch: Chunk, fields: ResponseFields, where: str) -> None:
@@ -200,19 +255,40 @@ def _check_fields(ch: Chunk, fields: ResponseFields, where: str) -> None:
         ("gold", fields.gold, "--gold-field"),
     ):
         if bool(np.all(ch.fields[path].tags == missing)):
-            start, end = int(ch.starts[0]), int(ch.ends[0])
-            try:
-                keys = sorted(json.loads(bytes(ch.data[start:end])))
-            except (ValueError, TypeError):  # pragma: no cover - the core parsed this record
-                keys = []
+            keys = sorted(_first_keys(ch))
             raise ValueError(
                 f"{where}: no record in the first {len(ch)} has a {what} field {path!r} "
                 f"(the first record's fields: {', '.join(keys) or 'none'}); see {flag}"
             )
 
 
+#: Told which fields were used, once, when fields were guessed (see :meth:`ResponseFields.resolve`).
+FieldsChosen = Callable[[ResponseFields], None]
+
+
+def _resolved(fields: ResponseFields, keys: Iterable[str], chosen: FieldsChosen | None) -> ResponseFields:
+    out = fields.resolve(keys)
+    if chosen is not None:
+        chosen(out)
+    return out
+
+
+def _first_keys(ch: Chunk) -> list[str]:
+    """The top-level field names of a chunk's first record."""
+    start, end = int(ch.starts[0]), int(ch.ends[0])
+    try:
+        rec = json.loads(bytes(ch.data[start:end]))
+    except (ValueError, TypeError, RecursionError):  # pragma: no cover - the core parsed this record
+        return []
+    return list(rec) if isinstance(rec, dict) else []
+
+
 def jsonl_batches(
-    path: str | Path, fields: ResponseFields, *, chunk_bytes: int = 16 << 20
+    path: str | Path,
+    fields: ResponseFields,
+    *,
+    chunk_bytes: int = 16 << 20,
+    chosen: FieldsChosen | None = None,
 ) -> Iterator[ResponseBatch]:
     """JSON Lines from a file (gzipped or not) or ``-`` (stdin), in chunks of whole lines."""
     first = 1
@@ -220,6 +296,10 @@ def jsonl_batches(
     wanted = _wanted(fields)
     for data in read_chunks(Path(path), chunk_bytes, opener=open_input):
         ch = fields_of(data, first, wanted)
+        if not checked and len(ch) and fields.guess:
+            fields = _resolved(fields, _first_keys(ch), chosen)
+            wanted = _wanted(fields)
+            ch = fields_of(data, first, wanted)
         first += ch.line_count
         if not checked:
             _check_fields(ch, fields, "stdin" if str(path) == "-" else str(path))
@@ -228,9 +308,17 @@ def jsonl_batches(
 
 
 def record_batches(
-    records: Sequence[Any], fields: ResponseFields, *, batch_rows: int = 65_536, where: str = "records"
+    records: Sequence[Any],
+    fields: ResponseFields,
+    *,
+    batch_rows: int = 65_536,
+    where: str = "records",
+    chosen: FieldsChosen | None = None,
 ) -> Iterator[ResponseBatch]:
     """Python records (dicts) through the JSON Lines reader, so the API and the files agree."""
+    if fields.guess:
+        head = next((r for r in records if isinstance(r, dict)), {})
+        fields = _resolved(fields, head, chosen)
     first = 1
     checked = False
     wanted = _wanted(fields)
@@ -257,10 +345,12 @@ def record_batches(
 
 
 def json_array_batches(
-    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536
+    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536, chosen: FieldsChosen | None = None
 ) -> Iterator[ResponseBatch]:
     """The seed's format: one JSON array of items (read whole: such files are small)."""
-    yield from record_batches(load_json_array(path), fields, batch_rows=batch_rows, where=str(path))
+    yield from record_batches(
+        load_json_array(path), fields, batch_rows=batch_rows, where=str(path), chosen=chosen
+    )
 
 
 def load_json_array(path: str | Path) -> list[Any]:
@@ -310,7 +400,7 @@ def _scalar_text(arr: pa.Array | None, n: int, what: str, path: str) -> pa.Array
 
 
 def parquet_batches(
-    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536
+    path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536, chosen: FieldsChosen | None = None
 ) -> Iterator[ResponseBatch]:
     """Parquet in row batches, only the needed columns read. Column types are checked up front:
     a column of the wrong type stops the run before any work (Parquet has one type per column)."""
@@ -318,6 +408,8 @@ def parquet_batches(
 
     pf = pq.ParquetFile(path)
     schema = pf.schema_arrow
+    if fields.guess:
+        fields = _resolved(fields, schema.names, chosen)
     for what, p in (("response", fields.response), ("gold", fields.gold)):
         top = p.split(".")[0]
         if top not in schema.names:
@@ -371,9 +463,9 @@ def normalise_arrow(
         _scalar_text(arrow_path(b, fields.type), n, "type", fields.type),
         _scalar_text(arrow_path(b, fields.subtype), n, "subtype", fields.subtype),
         _scalar_text(arrow_path(b, fields.level), n, "level", fields.level),
-        *[as_text(_column(b, p)) for p in fields.ids],
+        *[_arrow_id(_column(b, p)) for p in fields.ids],
     ]
-    return pa.RecordBatch.from_arrays(arrays, schema=_schema(fields))
+    return pa.RecordBatch.from_arrays(arrays, schema=_schema(fields, arrays))
 
 
 def _column(b: pa.RecordBatch, path: str) -> pa.Array:
@@ -385,18 +477,24 @@ def _column(b: pa.RecordBatch, path: str) -> pa.Array:
 
 
 def source_batches(
-    path: str | Path, fields: ResponseFields, *, input_format: str | None = None, batch_rows: int = 65_536
+    path: str | Path,
+    fields: ResponseFields,
+    *,
+    input_format: str | None = None,
+    batch_rows: int = 65_536,
+    chosen: FieldsChosen | None = None,
 ) -> Iterator[ResponseBatch]:
     """The batches of a response file, its format from ``input_format`` or the name
     (``.parquet``; ``.jsonl``/``.jsonl.gz``/``-``; ``.json``: a JSON array, or JSON Lines when the
-    first character is not ``[``)."""
+    first character is not ``[``). With guessed fields, ``chosen`` is told the fields used, once,
+    when the first records are read."""
     fmt = input_format or source_format(path)
     if fmt == "parquet":
-        return parquet_batches(path, fields, batch_rows=batch_rows)
+        return parquet_batches(path, fields, batch_rows=batch_rows, chosen=chosen)
     if fmt == "json":
-        return json_array_batches(path, fields, batch_rows=batch_rows)
+        return json_array_batches(path, fields, batch_rows=batch_rows, chosen=chosen)
     if fmt == "jsonl":
-        return _rebatch(jsonl_batches(path, fields), batch_rows)
+        return _rebatch(jsonl_batches(path, fields, chosen=chosen), batch_rows)
     raise ValueError(f"unknown input format {fmt!r}: use jsonl, json or parquet")
 
 

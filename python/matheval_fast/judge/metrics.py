@@ -18,7 +18,7 @@ this module reports both ``macro_f1`` and ``positive_f1`` and never an unnamed "
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 import numpy as np
@@ -291,6 +291,9 @@ def summarize_counts(
                 row.tp, row.fp, row.fn, row.tn, n_boot=n_boot, confidence=confidence, seed=seed
             )
             out.update(a.to_dict())
+        else:  # every key is there, as null: readers index the summary without checking first
+            out.update(dict.fromkeys(_AGREEMENT_KEYS))
+            out.update(n=0, tp=0, fp=0, fn=0, tn=0, confidence=confidence, n_boot=n_boot, ci={}, wilson={})
         return out
 
     return {
@@ -303,13 +306,17 @@ def summarize_counts(
     }
 
 
+#: The keys of :meth:`Agreement.to_dict`, in order.
+_AGREEMENT_KEYS = tuple(f.name for f in fields(Agreement))
+
+
 def pairwise_kappa(pairs: Mapping[tuple[str, str], Iterable[int]]) -> list[dict[str, Any]]:
     """Cohen's kappa between label fields from 2x2 counts ``(both yes, a yes b no, a no b yes, both no)``."""
     out = []
     for (a, b), c in pairs.items():
         yy, yn, ny, nn = (int(x) for x in c)
         n = yy + yn + ny + nn
-        entry: dict[str, Any] = {"a": a, "b": b, "n": n, "agree": yy + nn}
+        entry: dict[str, Any] = {"a": a, "b": b, "n": n, "agree": yy + nn, "kappa": None, "agreement": None}
         if n:
             ga, gb = _arrays(yy, ny, yn, nn)  # a plays "gold", b plays "judge"
             entry["kappa"] = stats.cohen_kappa(ga, gb)

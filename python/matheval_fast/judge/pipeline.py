@@ -382,7 +382,7 @@ def format_summary(summary: Mapping[str, Any]) -> str:
                 f"{e['a']} vs {e['b']}",
                 e["n"],
                 _pct(e.get("agreement")),
-                f"{e['kappa']:.3f}" if "kappa" in e else "",
+                f"{e['kappa']:.3f}" if e.get("kappa") is not None else "",
             )
             for e in summary["label_agreement"]
         ]
