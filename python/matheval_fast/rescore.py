@@ -883,8 +883,9 @@ def _rescore_with_ray(
         raise ValueError(
             "--engine ray needs Ray: pip install 'ray[data]' (the 'ray' extra of matheval-fast)"
         ) from exc
-    if not ray.is_initialized():
-        ray.init(address=o.address, include_dashboard=False, log_to_driver=False)
+    from matheval_fast.distributed import start_ray
+
+    start_ray(o.address)  # a local instance unless an address is given (never a stale cluster)
     task = ray.remote(num_cpus=1)(_rescore_task)
     # One checker thread per task (a task per CPU); no progress bars in the workers.
     config = str(Path(o.config).resolve()) if o.config is not None else None  # workers' own cwd
