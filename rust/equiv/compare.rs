@@ -1,8 +1,12 @@
 //! The comparison of two parsed answers: the driver ([`equivalent`]), the dispatch on their
 //! shapes, and the scalar stages (exact rationals, numeric evaluation, random-point identity).
 //! Collections and real sets live in [`super::sets`], relations in [`super::relations`], the
-//! answer-level rewriting done before comparing in [`super::prepare`].
+//! answer-level rewriting done before comparing in [`super::prepare`], the context they share
+//! ([`Ctx`], [`Stage`], the sample points) in [`super::context`].
 
+use super::context::{
+    integer_vars, is_compound, is_infinity, Ctx, Stage, MIN_VALID_POINTS, POINTS,
+};
 use super::exact::{self, Budget};
 use super::numeric::{self, close, Env, C};
 use super::prepare::{decimal_comma, expand_pm, is_label, literal_form, prepare, single_equation};
@@ -10,48 +14,16 @@ use super::relations::is_inequality;
 use super::sets::{elements, is_bag, is_realset};
 use super::{EquivOptions, EquivOutcome, Equivalence};
 use crate::latex::ast::canonical;
-use crate::latex::{self, BigOp, Constant, Expr, Func, ParseOptions, RelOp};
+use crate::latex::{self, Constant, Expr, ParseOptions, RelOp};
 use crate::scan::boxes::answer_text;
 use crate::verdict::{DecidedBy, FiniteDecimals, MACHINE_ROUNDED_DIGITS};
 use num_rational::BigRational;
 
-/// Random points tried for identity testing, and how many must be valid.
-pub(super) const POINTS: usize = 8;
-pub(super) const MIN_VALID_POINTS: usize = 3;
 /// Relative agreement required at every point / disagreement that proves inequality.
 const REL_EQUAL: f64 = 1e-9;
 const REL_DIFFERENT: f64 = 1e-6;
 /// Comparisons allowed per call (nested collections multiply them).
 const MAX_STEPS: usize = 4_000;
-
-/// The strongest machinery a decision needed; it becomes the verdict's path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Stage {
-    /// Equal as written (canonical form, or the literal text).
-    Literal,
-    /// Number literals compared by value.
-    Numeric,
-    /// Expressions evaluated, rewritten or tested at random points.
-    Symbolic,
-}
-
-impl From<Stage> for DecidedBy {
-    fn from(s: Stage) -> DecidedBy {
-        match s {
-            Stage::Literal => DecidedBy::Literal,
-            Stage::Numeric => DecidedBy::Numeric,
-            Stage::Symbolic => DecidedBy::Symbolic,
-        }
-    }
-}
-
-/// The state of one comparison: options, budgets spent, and the stage reached.
-pub(super) struct Ctx<'a> {
-    pub(super) opts: &'a EquivOptions,
-    pub(super) over_budget: bool,
-    pub(super) stage: Stage,
-    steps: usize,
-}
 
 /// Is `pred` the same answer as `gold`? (See [`super::equivalent`].)
 pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
@@ -128,11 +100,6 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
 }
 
 impl Ctx<'_> {
-    /// Record that a decision needed `stage`.
-    pub(super) fn note(&mut self, stage: Stage) {
-        self.stage = self.stage.max(stage);
-    }
-
     fn top(&mut self, g: &Expr, p: &Expr) -> Equivalence {
         let g = prepare(g);
         let p = prepare(p);
@@ -567,15 +534,6 @@ impl Ctx<'_> {
     }
 }
 
-pub(super) fn is_infinity(e: &Expr) -> Option<i32> {
-    match e {
-        Expr::Const(Constant::Infinity) => Some(1),
-        Expr::Neg(a) => is_infinity(a).map(|s| -s),
-        Expr::Add(v) if v.len() == 1 => is_infinity(&v[0]),
-        _ => None,
-    }
-}
-
 /// Written decimals of a decimal literal that may be compared by rounding. A decimal with
 /// fewer than two significant digits is exact (`0.3` is not `\frac13`; `0.33` is), the same rule
 /// as the number checker's (`rust/number.rs`).
@@ -641,26 +599,6 @@ fn power_of_ten_exponent(e: &Expr) -> Option<i64> {
     }
 }
 
-/// Structured values that are never compared as plain scalars.
-pub(super) fn is_compound(e: &Expr) -> bool {
-    matches!(
-        e,
-        Expr::Tuple(_)
-            | Expr::Set(_)
-            | Expr::List(..)
-            | Expr::Interval(..)
-            | Expr::Union(_)
-            | Expr::Intersection(_)
-            | Expr::EmptySet
-            | Expr::Matrix(_)
-            | Expr::Relation(..)
-            | Expr::In(..)
-            | Expr::Ratio(_)
-            | Expr::Based(..)
-            | Expr::Text(_)
-    ) || matches!(e, Expr::Big(op, ..) if !matches!(op, BigOp::Sum | BigOp::Product))
-}
-
 /// Arithmetic on a collection (`-[0,1)`, `2\{1\}`): never equal to a plain value.
 fn has_nested_compound(e: &Expr) -> bool {
     let mut found = false;
@@ -688,31 +626,6 @@ fn strict_literal_equal(g: &Expr, p: &Expr, a: &BigRational, b: &BigRational) ->
         (Some(_), None) | (None, Some(_)) => !a.is_integer(),
         _ => true,
     }
-}
-
-/// Variables that must take integer values: summation bounds, factorial and binomial
-/// arguments, subscripts.
-pub(super) fn integer_vars(a: &Expr, b: &Expr) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in [a, b] {
-        e.walk(&mut |x| match x {
-            Expr::Big(_, _, _, lo, hi) => {
-                for bound in [lo, hi].into_iter().flatten() {
-                    out.extend(bound.free_symbols());
-                }
-            }
-            Expr::Func(Func::Factorial | Func::Binom, args) => {
-                for a in args {
-                    out.extend(a.free_symbols());
-                }
-            }
-            Expr::Sym(_, Some(sub)) => out.extend(sub.free_symbols()),
-            _ => {}
-        });
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// The words an expression spells, for comparing with `\text{}` answers: `\text{(C)}` -> "c",

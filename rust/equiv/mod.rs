@@ -3,6 +3,7 @@
 //! This is the contract the rest of the crate relies on:
 //! [`equivalent`]`(gold, pred, &EquivOptions) -> EquivOutcome`. The engine behind it:
 //! - `prepare`: answer-level rewriting before comparing (names, `\pm`, chains, matrices);
+//! - `context`: the comparison context every comparer shares (`Ctx`, `Stage`, sample points);
 //! - `compare`: the driver, the dispatch on shapes and the scalar stages, with the `Stage`
 //!   reached (literal < numeric < symbolic) that becomes the verdict's path;
 //! - `sets`: collections and sets of reals; `relations`: equations and inequalities;
@@ -114,6 +115,7 @@ pub fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
 }
 
 mod compare;
+mod context;
 pub mod exact;
 pub mod numeric;
 mod prepare;

@@ -1,7 +1,7 @@
 //! Relations: equations and inequalities compared as sets of `d op 0` conditions, each side
 //! proportional to the other (by a positive constant for inequalities), tested at random points.
 
-use super::compare::{integer_vars, Ctx, Stage, MIN_VALID_POINTS, POINTS};
+use super::context::{integer_vars, Ctx, Stage, MIN_VALID_POINTS, POINTS};
 use super::numeric::{self, close, Env, C};
 use super::prepare::is_label;
 use super::Equivalence;

@@ -2,7 +2,7 @@
 //! (duplicates removed), tuples in order against bare lists, and intervals, unions and
 //! one-variable inequalities compared by membership at their boundaries.
 
-use super::compare::{is_compound, is_infinity, Ctx, Stage};
+use super::context::{is_compound, is_infinity, Ctx, Stage};
 use super::numeric::{self, Env, C};
 use super::prepare::{expand_pm, is_label, single_equation};
 use super::relations::{is_inequality, simple_relations};
