@@ -30,8 +30,7 @@ from pathlib import Path
 from matheval_fast.judge.client import ClientOptions
 from matheval_fast.judge.data import DatasetSpec, iter_items
 from matheval_fast.judge.parallel import run_judge_parallel
-from matheval_fast.judge.pipeline import run_async
-from matheval_fast.judge.run import JudgeConfig, SamplingParams, run_judge
+from matheval_fast.judge.run import JudgeConfig, SamplingParams, run_async, run_judge
 from matheval_fast.judge.store import RunStore
 from matheval_fast.judge.templates import load_template
 

