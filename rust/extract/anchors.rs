@@ -1,0 +1,529 @@
+//! Anchor phrases: where a stated answer starts. The English anchors ("The answer is", "Answer:",
+//! "####") and those of French, Spanish, German, Chinese, Japanese and Russian, in one grammar
+//! (the regex [`anchor_regex`] and the byte scanner [`anchor_end_at`] agree); the configured
+//! patterns; [`AnchorsBackward`], the lazy scan from the end of a response.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+/// Anchor phrases, matched on an ASCII-lowercased copy of the text (same byte offsets) so the
+/// regex keeps its literal prefilter ("answer", "####"). "The final answer is", "the correct
+/// answer is", "Answer:" all end where `answer is` / `answer:` ends.
+fn anchor_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?-u:\b)answer(?:(?-u:\s)+is(?-u:\b)|(?-u:\s)*:)|####",
+            // French, Spanish, German ("die Antwort" ends on the noun: "ist die Antwort 8", "die
+            // Antwort ist 8"; the verb is skipped after it), Chinese, Japanese, Russian.
+            r"|(?-u:\b)r(?:é|É|e)ponse(?:(?-u:\s)+finale)?(?:(?-u:\s)+est(?-u:\b)|(?-u:\s)*:)",
+            r"|(?-u:\b)respuesta(?:(?-u:\s)+(?:final|correcta))?(?:(?-u:\s)+es(?-u:\b)|(?-u:\s)*:)",
+            r"|(?-u:\b)die(?-u:\s)+antwort(?-u:\b)",
+            r"|(?-u:\b)antwort(?:(?-u:\s)+(?:ist|lautet)(?-u:\b)|(?-u:\s)*:)",
+            r"|答案(?:是|为|為|(?-u:\s)*(?::|：))|答え(?:は|(?-u:\s)*(?::|：))",
+            r"|(?:ответ|Ответ|ОТВЕТ)(?-u:\s)*:",
+        ))
+        .expect("static regex")
+    })
+}
+
+/// Calls `f` with each non-empty phrase of `patterns` that the built-in anchor set does not
+/// already find (see [`covered_by_builtin`]). Cached per thread: the same few patterns come with
+/// every item, and one thread-local access per call is cheaper than one per pattern.
+pub(super) fn uncovered_patterns(patterns: &[String], mut f: impl FnMut(&str)) {
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if patterns.is_empty() {
+        return;
+    }
+    SEEN.with(|seen| {
+        for p in patterns {
+            if p.is_empty() {
+                continue;
+            }
+            let known = seen.borrow().iter().find(|(q, _)| q == p).map(|(_, c)| *c);
+            let covered = known.unwrap_or_else(|| {
+                let c = covered_by_builtin(p);
+                let mut seen = seen.borrow_mut();
+                if seen.len() < 64 {
+                    seen.push((p.to_string(), c));
+                }
+                c
+            });
+            if !covered {
+                f(p);
+            }
+        }
+    })
+}
+
+/// Does the built-in anchor set already find every occurrence of the phrase `p` (e.g. the seed's
+/// "The answer is: ")?
+fn covered_by_builtin(p: &str) -> bool {
+    let lower = p.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        lower[m.end()..].trim_matches([':', ' ']).is_empty()
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
+    })
+}
+
+/// Does `text` start with an anchor phrase ("answer is", "The answer is", "The final answer is",
+/// "Answer:")? Such a gold is a sentence that states its answer ("answer is 0.75") and is reduced
+/// to it by extraction.
+pub fn starts_with_anchor(text: &str) -> bool {
+    let t = text.trim_start();
+    // Cheap test first (every gold passes here): the phrase starts with "answer" or "the".
+    if !t.starts_with(['a', 'A', 't', 'T']) {
+        return false;
+    }
+    let head: String = t.chars().take(48).collect();
+    let lower = head.to_ascii_lowercase();
+    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+        m.as_bytes() != b"####"
+            && lower[..m.start()]
+                .split_whitespace()
+                .all(|w| ["the", "final", "correct"].contains(&w))
+    })
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// ASCII `\s` as the anchor regex (and Python's `re`) read it: space and `\t \n \v \f \r` (bytes 9 to
+/// 13). `u8::is_ascii_whitespace` leaves out the vertical tab.
+fn is_regex_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// Skip ASCII `\s` from `k`.
+fn skip_regex_space(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && is_regex_space(b[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// Does the ASCII-case-insensitive word `w` start at `k`, followed by a non-word byte or the end?
+pub(super) fn word_at(b: &[u8], k: usize, w: &[u8]) -> bool {
+    k + w.len() <= b.len()
+        && b[k..k + w.len()].eq_ignore_ascii_case(w)
+        && (k + w.len() == b.len() || !is_word(b[k + w.len()]))
+}
+
+/// Does `w` start at `k` (ASCII case-insensitive, no boundary after it)?
+fn prefix_at(b: &[u8], k: usize, w: &[u8]) -> bool {
+    k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w)
+}
+
+/// A noun anchor of the Latin-script languages: one of `nouns` starts at `i` after a word
+/// boundary, then optionally `\s+adjective`, then `\s+verb\b` or `\s*:`. Returns its end.
+fn noun_anchor_end(
+    b: &[u8],
+    i: usize,
+    nouns: &[&[u8]],
+    adjectives: &[&[u8]],
+    verbs: &[&[u8]],
+) -> Option<usize> {
+    if i > 0 && is_word(b[i - 1]) {
+        return None;
+    }
+    let noun = nouns.iter().find(|n| prefix_at(b, i, n))?;
+    let j = i + noun.len();
+    let after_adjective = {
+        let k = skip_regex_space(b, j);
+        adjectives
+            .iter()
+            .find(|a| k > j && prefix_at(b, k, a))
+            .map(|a| k + a.len())
+    };
+    // The adjective, when present, is the only way on (a verb or ':' cannot also follow the noun).
+    let j = after_adjective.unwrap_or(j);
+    let k = skip_regex_space(b, j);
+    if k < b.len() && b[k] == b':' {
+        return Some(k + 1);
+    }
+    verbs
+        .iter()
+        .find(|v| k > j && word_at(b, k, v))
+        .map(|v| k + v.len())
+}
+
+/// The first byte of the run of '#' that ends at `last` (inclusive).
+fn hash_run_start(b: &[u8], last: usize) -> usize {
+    b[..last]
+        .iter()
+        .rposition(|&c| c != b'#')
+        .map_or(0, |k| k + 1)
+}
+
+/// End of the anchor phrase that starts at byte `i`, in the grammar of [`anchor_regex`] (except
+/// "####", handled by the caller): `answer\s+is\b` / `answer\s*:`, the French, Spanish and German
+/// nouns (`réponse (finale) est`, `respuesta (final) es`, `Antwort ist`, `die Antwort`, each also
+/// with `:`), `答案是/为/：`, `答えは/：`, `Ответ:`.
+fn anchor_end_at(b: &[u8], i: usize) -> Option<usize> {
+    const COLONS: [&[u8]; 2] = [b":", "：".as_bytes()];
+    let cjk_colon = |j: usize| {
+        let k = skip_regex_space(b, j);
+        COLONS
+            .iter()
+            .find(|c| b[k..].starts_with(c))
+            .map(|c| k + c.len())
+    };
+    match b[i] {
+        b'a' | b'A' => answer_anchor_end(b, i).or_else(|| {
+            // After "die", the anchor "die Antwort" ends first (found at its 'd').
+            let mut k = i;
+            while k > 0 && is_regex_space(b[k - 1]) {
+                k -= 1;
+            }
+            let after_die = k < i
+                && k >= 3
+                && b[k - 3..k].eq_ignore_ascii_case(b"die")
+                && (k == 3 || !is_word(b[k - 4]));
+            if after_die && word_at(b, i, b"antwort") {
+                return None;
+            }
+            noun_anchor_end(b, i, &[b"antwort"], &[], &[b"ist", b"lautet"])
+        }),
+        b'r' | b'R' => noun_anchor_end(
+            b,
+            i,
+            &["réponse".as_bytes(), "rÉponse".as_bytes(), b"reponse"],
+            &[b"finale"],
+            &[b"est"],
+        )
+        .or_else(|| noun_anchor_end(b, i, &[b"respuesta"], &[b"final", b"correcta"], &[b"es"])),
+        b'd' | b'D' => {
+            // "die Antwort": ends on the noun.
+            if (i > 0 && is_word(b[i - 1])) || !prefix_at(b, i, b"die") {
+                return None;
+            }
+            let k = skip_regex_space(b, i + 3);
+            (k > i + 3 && word_at(b, k, b"antwort")).then_some(k + 7)
+        }
+        _ if b[i..].starts_with("答案".as_bytes()) => {
+            let j = i + "答案".len();
+            ["是", "为", "為"]
+                .iter()
+                .find(|v| b[j..].starts_with(v.as_bytes()))
+                .map(|v| j + v.len())
+                .or_else(|| cjk_colon(j))
+        }
+        _ if b[i..].starts_with("答え".as_bytes()) => {
+            let j = i + "答え".len();
+            if b[j..].starts_with("は".as_bytes()) {
+                return Some(j + "は".len());
+            }
+            cjk_colon(j)
+        }
+        _ => {
+            let j = ["ответ", "Ответ", "ОТВЕТ"]
+                .iter()
+                .find(|w| b[i..].starts_with(w.as_bytes()))
+                .map(|w| i + w.len())?;
+            let k = skip_regex_space(b, j);
+            (k < b.len() && b[k] == b':').then_some(k + 1)
+        }
+    }
+}
+
+/// The bytes an anchor phrase can start with (its first byte): `a`/`A` (answer, Antwort), `r`/`R`
+/// (réponse, respuesta), `d`/`D` (die Antwort), `#`, and the lead bytes of 答 and о/О.
+const ANCHOR_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let starts: [u8; 7] = [
+        b'a',
+        b'r',
+        b'd',
+        b'#',
+        "答".as_bytes()[0],
+        "о".as_bytes()[0],
+        "О".as_bytes()[0],
+    ];
+    let mut k = 0;
+    while k < starts.len() {
+        t[starts[k] as usize] = true;
+        t[starts[k].to_ascii_uppercase() as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// End of the anchor phrase whose "answer" starts at byte `i` (`answer\s+is\b` or `answer\s*:`).
+fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
+    if i + 6 > b.len()
+        || !b[i..i + 6].eq_ignore_ascii_case(b"answer")
+        || (i > 0 && is_word(b[i - 1]))
+    {
+        return None;
+    }
+    let j = i + 6;
+    let k = skip_regex_space(b, j);
+    if k < b.len() && b[k] == b':' {
+        return Some(k + 1);
+    }
+    let is_word_is = k > j && k + 2 <= b.len() && b[k..k + 2].eq_ignore_ascii_case(b"is");
+    (is_word_is && (k + 2 == b.len() || !is_word(b[k + 2]))).then_some(k + 2)
+}
+
+/// Anchor ends from the last to the first, found lazily by scanning backwards: the answer is
+/// nearly always near the end, so most responses are decided after a few dozen bytes. Yields
+/// exactly the ends of `anchor_ends` (checked by a property test), in reverse.
+///
+/// The English anchors (`answer`, `####`) are found with `memrchr3`. The anchors of other languages
+/// are looked for only once the text from an English anchor to the end is known to hold one of
+/// their fragments ([`other_language_anchor_possible`]); that check covers each byte once, and only
+/// the part of the text the scan has reached.
+pub(super) struct AnchorsBackward<'a> {
+    b: &'a [u8],
+    /// Bytes before this offset are still to be scanned.
+    upto: usize,
+    pending_hash: Vec<usize>,
+    /// Only `answer` and `####` are looked for: no fragment of another language's anchor starts at
+    /// or after `clean_from`.
+    english_only: bool,
+    clean_from: usize,
+}
+
+/// The bytes [`other_language_anchor_possible`] looks at: 1 for p, P, w, W (Latin fragments), 2 for
+/// the lead bytes of 答, т and Т.
+const FRAGMENT_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'p' as usize] = 1;
+    t[b'P' as usize] = 1;
+    t[b'w' as usize] = 1;
+    t[b'W' as usize] = 1;
+    t["答".as_bytes()[0] as usize] = 2;
+    t["т".as_bytes()[0] as usize] = 2;
+    t["Т".as_bytes()[0] as usize] = 2;
+    t
+};
+
+/// Fragments that every anchor of another language than English holds (ASCII ones in any case):
+/// "pons" (réponse), "pues" (respuesta), "twor" (Antwort), 答, твет, ТВЕТ. Does one start in
+/// `b[from..to]`? Found from their rarer bytes (p, w and the lead bytes) with SIMD searches.
+fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
+    let folded =
+        |k: usize, w: &[u8]| k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w);
+    let latin = |k: usize| {
+        let i = from + k;
+        match b[i] {
+            b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
+            _ => i >= 1 && folded(i - 1, b"twor"),
+        }
+    };
+    let region = &b[from..to];
+    let cjk = |k: usize| {
+        ["答", "твет", "ТВЕТ"]
+            .iter()
+            .any(|w| b[from + k..].starts_with(w.as_bytes()))
+    };
+    // The region is usually the short rest of a line after an English anchor, where one plain
+    // pass costs less than setting up three SIMD searches; the same test at every byte.
+    if region.len() < 64 {
+        return region
+            .iter()
+            .enumerate()
+            .any(|(k, &c)| match FRAGMENT_BYTE[c as usize] {
+                1 => latin(k),
+                2 => cjk(k),
+                _ => false,
+            });
+    }
+    memchr::memchr3_iter(b'p', b'w', b'W', region).any(latin)
+        || memchr::memchr_iter(b'P', region).any(latin)
+        || memchr::memchr3_iter(
+            "答".as_bytes()[0],
+            "т".as_bytes()[0],
+            "Т".as_bytes()[0],
+            region,
+        )
+        .any(cjk)
+}
+
+impl<'a> AnchorsBackward<'a> {
+    pub(super) fn new(b: &'a [u8]) -> Self {
+        AnchorsBackward {
+            b,
+            upto: b.len(),
+            pending_hash: Vec::new(),
+            english_only: true,
+            clean_from: b.len(),
+        }
+    }
+
+    /// The ends of the "####" matches in a run of `run` (at least 4) '#' from `start`, last first:
+    /// the last is returned, the others wait in `pending_hash` (empty here). A lone "####", the
+    /// usual run, needs no list.
+    fn hash_ends(&mut self, start: usize, run: usize) -> Option<usize> {
+        if run < 8 {
+            return Some(start + 4);
+        }
+        self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
+        self.pending_hash.pop()
+    }
+
+    /// May an anchor of another language start in `[from, clean_from)`? If so, switch to the full
+    /// scan from `clean_from` (everything after it is clean and its anchors were yielded);
+    /// otherwise the region is clean.
+    fn switch_if_needed(&mut self, from: usize) -> bool {
+        // Every such anchor has the byte its fragment is found from (p, w, a lead byte) at or after
+        // its start, and the check reads past the region's ends: a clean `[from, len)` means no
+        // anchor of another language starts at or after `from`.
+        let from = from.min(self.clean_from);
+        if other_language_anchor_possible(self.b, from, self.clean_from) {
+            self.english_only = false;
+            self.upto = self.clean_from;
+            self.pending_hash.clear();
+            true
+        } else {
+            self.clean_from = from;
+            false
+        }
+    }
+}
+
+impl Iterator for AnchorsBackward<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if let Some(e) = self.pending_hash.pop() {
+            return Some(e);
+        }
+        let b = self.b;
+        while self.english_only {
+            // "answer" is looked for from its 'w' (offset 3), a rarer letter than its 'a': fewer
+            // stops in English prose, the same anchors in the same order (no '#' can lie
+            // between an anchor's 'a' and its 'w').
+            let Some(i) = memchr::memrchr3(b'w', b'W', b'#', &b[..self.upto]) else {
+                if self.switch_if_needed(0) {
+                    break;
+                }
+                self.upto = 0;
+                return None;
+            };
+            if b[i] == b'#' {
+                // A run of '#': the forward scan's non-overlapping "####" matches end at
+                // start+4, start+8, ...
+                let start = hash_run_start(b, i);
+                let run = i + 1 - start;
+                self.upto = start;
+                if run >= 4 {
+                    if self.switch_if_needed(start) {
+                        break;
+                    }
+                    return self.hash_ends(start, run);
+                }
+                continue;
+            }
+            self.upto = i;
+            if i >= 3 {
+                if let Some(e) = answer_anchor_end(b, i - 3) {
+                    self.upto = i - 3;
+                    if self.switch_if_needed(i - 3) {
+                        break;
+                    }
+                    return Some(e);
+                }
+            }
+        }
+        while self.upto > 0 {
+            let i = b[..self.upto]
+                .iter()
+                .rposition(|&c| ANCHOR_START[c as usize])?;
+            if b[i] == b'#' {
+                let start = hash_run_start(b, i);
+                let run = i + 1 - start;
+                self.upto = start;
+                if run >= 4 {
+                    return self.hash_ends(start, run);
+                }
+                continue;
+            }
+            self.upto = i;
+            if let Some(e) = anchor_end_at(b, i) {
+                return Some(e);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::ex;
+
+    thread_local! {
+        static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// End offsets of every anchor phrase in `text`, by the regex: the oracle of the backward scan.
+    fn anchor_ends(text: &str) -> Vec<usize> {
+        LOWER.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            buf.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+            // Only the ends are needed: the shortest match ends where the leftmost-first one does for
+            // these alternatives, and it spares the reverse search for the start.
+            let re = anchor_regex();
+            let mut ends = Vec::new();
+            let mut at = 0;
+            while let Some(e) = re.shortest_match_at(&buf, at) {
+                ends.push(e);
+                at = e;
+            }
+            ends
+        })
+    }
+
+    #[test]
+    fn a_vertical_tab_separates_anchor_words_as_in_the_regex() {
+        // Found by the property test below (proptest-regressions/extract/anchors.txt): `\s` in the anchor
+        // regex and in Python's `re` includes U+000B; the backward scan now agrees.
+        let t = "answer\u{b} is\n";
+        let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+        assert_eq!(back, anchor_ends(t));
+        assert_eq!(back, [10]);
+        assert_eq!(ex("The answer\u{b}is: 42").as_deref(), Some("42"));
+        assert_eq!(ex("so the answer\u{b} is 7").as_deref(), Some("7"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答|w|W|answ|nswer|#####)*") {
+            let mut fwd = anchor_ends(&t);
+            fwd.reverse();
+            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+            proptest::prop_assert_eq!(fwd, back);
+        }
+    }
+
+    #[test]
+    fn golds_that_start_with_an_anchor() {
+        for g in [
+            "answer is 0.75",
+            "The answer is 81.",
+            "Answer: 0.4",
+            "  the final answer is $x$",
+            "ANSWER IS 3",
+        ] {
+            assert!(starts_with_anchor(g), "{g}");
+        }
+        for g in [
+            "So the answer is 5",
+            "#### 18",
+            "18",
+            "\\text{answer}",
+            "answers: 3",
+            "x = 2. Answer: 2",
+        ] {
+            assert!(!starts_with_anchor(g), "{g}");
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Final-answer extraction of the fixed mode (docs/policies.md, "Extraction").
+//!
+//! Priority: an anchor phrase ("The answer is", "final answer is", "Answer:", "####", and the
+//! configured patterns) takes the answer that follows it, up to the end of its sentence (a box
+//! or display in that sentence, or on the next line after "...:", wins over its prose); the
+//! last anchor whose answer is real wins, so a later "The answer is correct because ..." does
+//! not replace it, and an anchored sentence of prose gives way to a box. Else the last `\boxed{}`/`\fbox{}`; else the last math span (`$..$`, `$$..$$`,
+//! `\(..\)`, `\[..\]`); else the last number. A hyphen is never a number.
+//!
+//! This file is the driver ([`extract`]); each file finds one thing:
+//! - `anchors`: anchor phrases in seven languages, the configured patterns, the backward scan;
+//! - `anchored`: the answer in an anchored sentence (box, display, number before a connective);
+//! - `languages`: the words of those languages that decide what follows an anchor;
+//! - `spans`: math spans; `numbers`: the last number (digit groups, clock times);
+//! - `fallbacks`: a response that is only an answer, or one short word.
+
+use memchr::memmem::Finder;
+
+use crate::scan::boxes;
+
+mod anchored;
+mod anchors;
+mod fallbacks;
+mod languages;
+mod numbers;
+mod spans;
+
+use anchored::{answer_after_anchor, AfterAnchor};
+pub use anchors::starts_with_anchor;
+use anchors::{uncovered_patterns, AnchorsBackward};
+use fallbacks::{bare_answer, short_whole_answer};
+use numbers::{last_number_span, widen_clock};
+use spans::last_math_span;
+
+/// How the answer was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtractedBy {
+    Anchor,
+    Boxed,
+    MathSpan,
+    LastNumber,
+    /// The whole response is one short answer ("C", "(B)", "yes", "June", "twelve").
+    WholeResponse,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    pub answer: String,
+    pub by: ExtractedBy,
+}
+
+/// Extract the final answer from a response.
+pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
+    let mut extra: Vec<usize> = Vec::new();
+    // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
+    uncovered_patterns(patterns, |p| {
+        let f = Finder::new(p.as_bytes());
+        extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
+    });
+    extra.sort_unstable();
+    let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
+    let mut last_tried = usize::MAX;
+    let mut has_box = None;
+    loop {
+        // Merge the two descending streams of anchor ends.
+        let pos = match (builtin.peek().copied(), extra.last().copied()) {
+            (Some(a), Some(e)) if e >= a => extra.pop(),
+            (Some(_), _) => builtin.next(),
+            (None, Some(_)) => extra.pop(),
+            (None, None) => None,
+        };
+        let Some(pos) = pos else { break };
+        if pos == last_tried {
+            continue;
+        }
+        last_tried = pos;
+        match answer_after_anchor(text, pos, &mut has_box) {
+            AfterAnchor::Answer(a) => {
+                return Some(Extracted {
+                    answer: a,
+                    by: ExtractedBy::Anchor,
+                })
+            }
+            // The anchored sentence is prose and the response has a box: the box is the answer.
+            AfterAnchor::Prose => break,
+            AfterAnchor::Nothing => {}
+        }
+    }
+    // Several boxes joined by "and", commas or nothing are one answer: `\boxed{1}, \boxed{2}`.
+    if let Some(b) = boxes::boxed_answer(text) {
+        return Some(Extracted {
+            answer: b,
+            by: ExtractedBy::Boxed,
+        });
+    }
+    // A response that is only an answer (`x^2 - 4x + 4`, `(3, 4)`, `[2, 5)`, `3 + 2`): the whole of it,
+    // not the last number in it. A lone number goes on to the number fallback as before.
+    if let Some(a) = bare_answer(text) {
+        if last_number_span(a) != Some((0, a.len())) {
+            return Some(Extracted {
+                answer: a.to_string(),
+                by: ExtractedBy::WholeResponse,
+            });
+        }
+    }
+    // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
+    match (
+        last_math_span(text),
+        last_number_span(text).map(|sp| widen_clock(text, sp)),
+    ) {
+        (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
+            answer: text[ns..ne].to_string(),
+            by: ExtractedBy::LastNumber,
+        }),
+        (Some((m, _)), _) => Some(Extracted {
+            answer: m,
+            by: ExtractedBy::MathSpan,
+        }),
+        (None, Some((ns, ne))) => Some(Extracted {
+            answer: text[ns..ne].to_string(),
+            by: ExtractedBy::LastNumber,
+        }),
+        (None, None) => short_whole_answer(text).map(|a| Extracted {
+            answer: a.to_string(),
+            by: ExtractedBy::WholeResponse,
+        }),
+    }
+}
+
+/// The answer `extract` finds with no configured patterns (the tests' shorthand).
+#[cfg(test)]
+fn ex(t: &str) -> Option<String> {
+    extract(t, &[]).map(|e| e.answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Work (bytes the span and anchor scans looked at) for `make(n)` and `make(2n)`.
+    fn work_at(make: impl Fn(usize) -> String, n: usize) -> (usize, usize) {
+        let mut out = [0; 2];
+        for (slot, size) in out.iter_mut().zip([n, 2 * n]) {
+            let text = make(size);
+            *slot = (crate::work::measure(|| extract(&text, &[])).1 as usize).max(1);
+        }
+        (out[0], out[1])
+    }
+
+    #[test]
+    fn adversarial_runs_take_linear_work() {
+        type Make = fn(usize) -> String;
+        let cases: [(&str, Make); 12] = [
+            ("die Antwort", |n| "die Antwort ".repeat(n)),
+            ("Réponse : 答案是", |n| "Réponse : 答案是".repeat(n)),
+            ("spaces before Antwort", |n| {
+                " ".repeat(n) + "Antwort " + &" ".repeat(n) + "ist"
+            }),
+            ("####", |n| "####".repeat(n)),
+            ("\\$", |n| "\\$".repeat(n) + "5"),
+            ("\\[", |n| "\\[".repeat(n) + "5"),
+            ("\\(", |n| "\\(".repeat(n) + "5"),
+            ("$$", |n| "$$ x ".repeat(n) + "$$"),
+            ("The answer is ####", |n| "The answer is ####".repeat(n)),
+            ("answer is:\\n\\[", |n| "answer is:\n\\[".repeat(n)),
+            ("answer is:\\n\\boxed{", |n| {
+                "answer is:\n\\boxed{".repeat(n)
+            }),
+            ("prose anchors with a box", |n| {
+                "\\boxed{1}\n".to_string() + &"answer is ab cd ef\n".repeat(n)
+            }),
+        ];
+        for (name, make) in cases {
+            let n = 4_000;
+            let (small, big) = work_at(make, n);
+            // Linear work doubles; the quadratic paths these inputs once took grew 4x, and
+            // spent about n^2/2 = 8e6 bytes at this size.
+            assert!(big <= 2 * small + 64, "{name}: work {small} -> {big}");
+            assert!(big <= 40 * n, "{name}: work {big} for n = {n}");
+        }
+    }
+}
