@@ -33,9 +33,9 @@ import json
 import math
 import os
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -48,7 +48,7 @@ from matheval_fast._core import EvalConfig
 from matheval_fast._pipeline import BackgroundWriter
 from matheval_fast._report.files import atomic_path, write_json
 from matheval_fast._report.progress import progress_bar
-from matheval_fast._report.tables import markdown_table
+from matheval_fast._rescore_summary import GroupStats, MetricStats, summary_markdown
 from matheval_fast._vocabulary import Compat
 from matheval_fast.answer import load_config
 from matheval_fast.arrow import check_by_type
@@ -60,7 +60,6 @@ from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_
 __all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
 
 Agg = Literal["auto", "mean", "any", "majority"]
-KINDS = ("extraction", "equivalence", "gold", "unknown")
 
 
 @dataclass(frozen=True)
@@ -331,124 +330,14 @@ def _kinds(reason: pa.Array, ours: pa.Array, theirs: pa.Array) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Statistics per (file, task, filter)
+# Statistics per (file, task, filter): counted in matheval_fast._rescore_summary (GroupStats,
+# MetricStats), which also writes them as Markdown
 
 
 def _tail(text: str | None, n: int = 400) -> str | None:
     if text is None or len(text) <= n:
         return text
     return "…" + text[-n:]
-
-
-@dataclass
-class GroupStats:
-    file: str
-    format: str
-    model: str | None
-    task: str | None
-    filter: str | None
-    metric: str | None
-    records: int = 0
-    rows: int = 0
-    ours_sum: float = 0.0
-    ours_n: int = 0
-    fw_sum: float = 0.0
-    fw_n: int = 0
-    disagree: int = 0
-    ours_only: int = 0  # we say correct (higher), the framework not
-    fw_only: int = 0
-    by_reason: Counter = field(default_factory=Counter)
-    by_kind: Counter = field(default_factory=Counter)
-    examples_reason: dict[str, list] = field(default_factory=lambda: defaultdict(list))
-    examples_kind: dict[str, list] = field(default_factory=lambda: defaultdict(list))
-    reasons: Counter = field(default_factory=Counter)  # over all scored rows
-    paths: Counter = field(default_factory=Counter)
-    compared_with: str | None = None
-    gold_field: str | None = None
-    gold_source: str | None = None
-    gold_rules: Counter = field(default_factory=Counter)  # per record
-    unreduced_examples: list = field(default_factory=list)
-    metrics: dict[str, MetricStats] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        ours = self.ours_sum / self.ours_n if self.ours_n else math.nan
-        fw = self.fw_sum / self.fw_n if self.fw_n else math.nan
-        return {
-            "file": self.file,
-            "format": self.format,
-            "model": self.model,
-            "task": self.task,
-            "filter": self.filter,
-            "framework_metric": self.metric,
-            "records": self.records,
-            "rows": self.rows,
-            "framework_accuracy": fw,
-            "framework_scored": self.fw_n,
-            "ours_accuracy": ours,
-            "difference": ours - fw if self.fw_n else math.nan,
-            "disagreements": self.disagree,
-            "ours_correct_framework_not": self.ours_only,
-            "framework_correct_ours_not": self.fw_only,
-            "disagreements_by_reason": dict(self.by_reason.most_common()),
-            "disagreements_by_kind": {k: self.by_kind.get(k, 0) for k in KINDS},
-            "examples_by_reason": dict(self.examples_reason),
-            "examples_by_kind": dict(self.examples_kind),
-            "verdicts": dict(self.reasons.most_common()),
-            "paths": dict(self.paths.most_common()),
-            "compared_with": self.compared_with,
-            "gold_field": self.gold_field,
-            "gold_source": self.gold_source,
-            "gold_rules": dict(self.gold_rules.most_common()),
-            "golds_unreduced": self.gold_rules.get("unreduced", 0),
-            "golds_unreduced_examples": list(self.unreduced_examples),
-            "ours_accuracy_without_unreduced_golds": (
-                self.ours_sum / (self.ours_n - self.gold_rules.get("unreduced", 0))
-                if self.ours_n > self.gold_rules.get("unreduced", 0)
-                else math.nan
-            ),
-            "metrics": {k: m.to_dict() for k, m in self.metrics.items()},
-        }
-
-
-@dataclass
-class MetricStats:
-    """One framework metric of a group next to the aggregate of ours it is compared with."""
-
-    compared_with: str
-    aggregate: str
-    fw_sum: float = 0.0
-    fw_n: int = 0
-    ours_sum: float = 0.0
-    ours_n: int = 0
-    disagree: int = 0
-    ours_only: int = 0
-    fw_only: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        fw = self.fw_sum / self.fw_n if self.fw_n else math.nan
-        ours = self.ours_sum / self.ours_n if self.ours_n else math.nan
-        return {
-            "compared_with": self.compared_with,
-            "aggregate": self.aggregate,
-            "framework": fw,
-            "framework_scored": self.fw_n,
-            "ours": ours,
-            "difference": ours - fw if self.fw_n else math.nan,
-            "disagreements": self.disagree,
-            "ours_higher": self.ours_only,
-            "framework_higher": self.fw_only,
-        }
-
-    def add(self, fw: np.ndarray, ours: np.ndarray) -> None:
-        both = ~np.isnan(fw) & ~np.isnan(ours)
-        self.fw_sum += float(np.nansum(fw[both]))
-        self.fw_n += int(both.sum())
-        self.ours_sum += float(np.nansum(ours[both]))
-        self.ours_n += int(both.sum())
-        dis = both & (np.abs(fw - ours) > 1e-9)
-        self.disagree += int(dis.sum())
-        self.ours_only += int((dis & (ours > fw)).sum())
-        self.fw_only += int((dis & (ours < fw)).sum())
 
 
 @dataclass
@@ -478,160 +367,6 @@ class RescoreReport:
 
     def markdown(self) -> str:
         return summary_markdown(self.summary())
-
-
-def _pct(x: float) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
-
-
-def summary_markdown(s: dict[str, Any]) -> str:
-    """The summary as Markdown: one table of every task, then disagreements and examples."""
-    opts = s["options"]
-    head = [
-        "model",
-        "task",
-        "filter",
-        "items",
-        "framework metric",
-        "compared with",
-        "framework %",
-        "ours %",
-        "Δ",
-    ]
-    head += ["disagree", "ours ✓ fw ✗", "ours ✗ fw ✓", *KINDS]
-    rows = []
-    for g in s["groups"]:
-        k = g["disagreements_by_kind"]
-        rows.append(
-            [
-                _esc(g["model"] or ""),
-                _esc(g["task"] or ""),
-                _esc(g["filter"] or ""),
-                g["records"],
-                g["framework_metric"] or "",
-                _esc(g.get("compared_with") or ""),
-                _pct(g["framework_accuracy"]),
-                _pct(g["ours_accuracy"]),
-                _pct(g["difference"]),
-                g["disagreements"],
-                g["ours_correct_framework_not"],
-                g["framework_correct_ours_not"],
-                *[k[x] for x in KINDS],
-            ]
-        )
-    out = [
-        f"# Rescored with matheval_fast {s['matheval_fast']} "
-        f"(compat={opts['compat']}, samples={opts['samples']}"
-        + (f", agg={opts['agg']}" if opts["samples"] == "all" else "")
-        + ")",
-        "",
-        "`ours %` is the aggregate of our verdicts that the framework's metric reports (`compared with`); "
-        "every metric of the logs is in the next table.",
-        "",
-        markdown_table(head, rows, align="lllrllrrrrrr" + "r" * len(KINDS)),
-        "",
-    ]
-    metric_rows = [
-        [
-            _esc(g["task"] or ""),
-            _esc(g["filter"] or ""),
-            _esc(name),
-            _esc(m["compared_with"]),
-            _pct(m["framework"]),
-            _pct(m["ours"]),
-            _pct(m["difference"]),
-            m["disagreements"],
-        ]
-        for g in s["groups"]
-        for name, m in g.get("metrics", {}).items()
-    ]
-    if metric_rows:
-        out += [
-            "## Every metric of the logs",
-            "",
-            markdown_table(
-                [
-                    "task",
-                    "filter",
-                    "framework metric",
-                    "compared with",
-                    "framework %",
-                    "ours %",
-                    "Δ",
-                    "disagree",
-                ],
-                metric_rows,
-                align="llllrrrr",
-            ),
-            "",
-        ]
-    out += ["## Golds", ""]
-    for g in s["groups"]:
-        title = _esc(" / ".join(x for x in (g["task"], g["filter"]) if x) or g["file"])
-        rules = ", ".join(f"{k} {v}" for k, v in g.get("gold_rules", {}).items()) or "none"
-        out.append(
-            f"- {title}: gold from `{g.get('gold_field') or '?'}`, reduced by: {rules} "
-            f"({_esc(g.get('gold_source') or '')})"
-        )
-        if g.get("golds_unreduced"):
-            out.append(
-                f"  - **{g['golds_unreduced']} golds are worked solutions with no answer to take** "
-                "(scored `gold_unparseable`, not as wrong responses; accuracy without them: "
-                f"{_pct(g['ours_accuracy_without_unreduced_golds'])} %). Examples:"
-            )
-            for e in g["golds_unreduced_examples"]:
-                out.append(f"    - id {e['id']} (line/row {e['position']}): {_cell(e['gold'])}")
-    out.append("")
-    bad = [f for f in s["files"] if f["malformed"]]
-    if bad:
-        out += ["## Malformed records", ""]
-        for f in bad:
-            out.append(f"- `{f['file']}`: {f['malformed']} malformed (first: {f['malformed_examples'][0]})")
-        out.append("")
-    for g in s["groups"]:
-        if not g["disagreements"]:
-            continue
-        title = _esc(" / ".join(x for x in (g["model"], g["task"], g["filter"]) if x))
-        out += [f"## {title}: {g['disagreements']} disagreements", ""]
-        out.append("By our reason: " + ", ".join(f"{k} {v}" for k, v in g["disagreements_by_reason"].items()))
-        out.append("By kind: " + ", ".join(f"{k} {v}" for k, v in g["disagreements_by_kind"].items() if v))
-        out.append("")
-        for kind, exs in g["examples_by_kind"].items():
-            out.append(f"### {kind}")
-            out.append("")
-            ex_rows = [
-                [
-                    e["id"],
-                    e["position"],
-                    _cell(e["gold"]),
-                    _cell(e["extracted"]),
-                    e["reason"],
-                    _cell(e["framework_extracted"]),
-                    e["framework_score"],
-                    e["ours"],
-                ]
-                for e in exs
-            ]
-            out.append(
-                markdown_table(
-                    ["id", "line/row", "gold", "ours extracted", "our reason", "fw extracted", "fw", "ours"],
-                    ex_rows,
-                    align="llllllrr",
-                )
-            )
-            out.append("")
-    return "\n".join(out)
-
-
-def _esc(t: str) -> str:
-    return t.replace("|", "\\|")
-
-
-def _cell(v: Any) -> str:
-    if v is None:
-        return "—"
-    t = str(v).replace("|", "\\|").replace("\n", " ")
-    return f"`{t[:80]}`" if t else "``"
 
 
 # ---------------------------------------------------------------------------------------------
