@@ -536,7 +536,7 @@ impl Ctx<'_> {
 
 /// Written decimals of a decimal literal that may be compared by rounding. A decimal with
 /// fewer than two significant digits is exact (`0.3` is not `\frac13`; `0.33` is), the same rule
-/// as the number checker's (`rust/number.rs`).
+/// as the number checker's (`rust/number/compare.rs`).
 fn decimals_of(e: &Expr) -> Option<u32> {
     match e {
         Expr::Num(n) => {
