@@ -178,7 +178,7 @@ def python_imports() -> dict[tuple[str, ...], set[tuple[str, ...]]]:
             elif isinstance(node, ast.ImportFrom):
                 base = package[: len(package) - node.level + 1] if node.level else ()
                 base = base + tuple((node.module or "").split(".")) if node.module else base
-                names = [base + (a.name,) for a in node.names] + [base]
+                names = [(*base, a.name) for a in node.names] + [base]
             for name in names:
                 for n in range(len(name), 0, -1):
                     if name[:n] in files:
