@@ -54,7 +54,7 @@ def test_lm_eval_summary_against_a_plain_computation(tmp_path):
         assert sum(g["disagreements_by_kind"].values()) == len(dis)
         assert sum(g["disagreements_by_reason"].values()) == len(dis)
     # strict-match found nothing ("[invalid]") where we found the answer: extraction differences.
-    assert by_filter["strict-match"]["disagreements_by_kind"]["extraction"] == 4
+    assert by_filter["strict-match"]["disagreements_by_kind"]["extraction"] == 6
     ex = by_filter["strict-match"]["examples_by_kind"]["extraction"][0]
     assert ex["framework_extracted"] == "[invalid]" and ex["position"] >= 1
 
@@ -223,7 +223,7 @@ def test_cli_rescore(tmp_path, capsys):
     out = capsys.readouterr().out
     assert (
         "| canned__gsm8k-math | gsm8k_local | strict-match | 12 | exact_match "
-        "| our verdict on the first sample | 16.67 | 50.00 |" in out
+        "| our verdict on the first sample | 16.67 | 66.67 |" in out
     )
     assert json.loads((tmp_path / "summary.json").read_text())["rows"] == 24 + 24
     assert main(["rescore", str(tmp_path / "absent.jsonl"), "--out", str(tmp_path / "x")]) == 2

@@ -112,3 +112,18 @@ def test_the_summary_names_each_frameworks_gold_rule(summary):
     from matheval_fast.io.logs.families import gold_source
 
     assert gold_source("lm_eval", "my_custom_task").startswith("task family not known: the general rule")
+
+
+def test_the_main_columns_use_each_filters_own_aggregate(summary):
+    """One lm-eval log holds a line per filter: `score-first` and `maj@8` lines share a batch."""
+    for key in [
+        ("gsm8k_cot_self_consistency_local", "score-first"),
+        ("gsm8k_cot_self_consistency_local", "maj@8"),
+        ("minerva_math_prealgebra_maj8_local", "maj@8"),
+    ]:
+        g = summary[key]
+        assert g["ours_accuracy"] == pytest.approx(g["metrics"][g["framework_metric"]]["ours"]), key
+        assert g["compared_with"] == g["metrics"][g["framework_metric"]]["compared_with"], key
+    # maj@8 differs from the first sample on these logs, so the aggregate really is per filter.
+    sc = summary[("minerva_math_prealgebra_maj8_local", "maj@8")]["ours_accuracy"]
+    assert sc != summary[("minerva_math_prealgebra_maj8_local", "score-first")]["ours_accuracy"]

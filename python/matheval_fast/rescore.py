@@ -262,11 +262,20 @@ def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None
         return RecordView(starts, starts, empty, empty, empty.astype(bool), [])
     values = RecordValues(b, starts, ends)
     fw = _record_means(b.column(col("fw_score")), starts)
-    # One filter per batch is the rule (lm-eval writes a file per task, a line per filter); the
-    # primary aggregate follows the first record's filter, per-group metrics follow their own.
-    filt = b.column(col("filter"))[0].as_py()
-    agg = primary_aggregate(o, metric, filt, int((ends - starts).max()))
-    ours, rep = values.get(agg)
+    # The primary aggregate follows each record's filter (an lm-eval log holds a line per filter
+    # and per doc: `score-first` and `maj@8` lines sit in one batch).
+    n_max = int((ends - starts).max())
+    filters = b.column(col("filter"))
+    distinct = pc.unique(filters).to_pylist()
+    if len(distinct) == 1:
+        ours, rep = values.get(primary_aggregate(o, metric, distinct[0], n_max))
+    else:
+        per_record = np.array(filters.take(pa.array(starts)).to_pylist(), dtype=object)
+        ours, rep = np.zeros(len(starts)), starts.copy()
+        for filt in distinct:
+            mask = per_record == filt if filt is not None else np.array([f is None for f in per_record])
+            agg_ours, agg_rep = values.get(primary_aggregate(o, metric, filt, n_max))
+            ours[mask], rep[mask] = agg_ours[mask], agg_rep[mask]
     both = ~np.isnan(fw) & ~np.isnan(ours)
     disagree = both & (np.abs(fw - ours) > 1e-9)
     kind: list[str | None] = [None] * len(starts)

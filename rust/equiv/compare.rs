@@ -478,16 +478,23 @@ impl Ctx<'_> {
             return false;
         }
         // The coarser decimal (fewer written places) and the finer value it may round.
-        let (coarse, d, fine) = match (da, db) {
+        let (coarse, d, fine, fine_places) = match (da, db) {
             (None, None) => return false,
-            (Some(d), None) => (a, d, b),
-            (None, Some(d)) => (b, d, a),
-            (Some(x), Some(y)) if x <= y => (a, x, b),
-            (Some(_), Some(y)) => (b, y, a),
+            (Some(d), None) => (a, d, b, None),
+            (None, Some(d)) => (b, d, a, None),
+            (Some(x), Some(y)) if x <= y => (a, x, b, Some(y)),
+            (Some(x), Some(y)) => (b, y, a, Some(x)),
+        };
+        // A machine-rounded decimal (six or more significant digits) on either side is the
+        // evidence that the value is not exact: `0.0666668` for `0.066666793`, and the other way
+        // `26.6667` for `26.67` (as `80/3` is). Otherwise a finite decimal form is exact.
+        let machine_rounded = |v: &BigRational, places: u32| {
+            exact::significant_digits(v, places) >= MACHINE_ROUNDED_DIGITS
         };
         if self.opts.finite_decimals == FiniteDecimals::Exact
             && exact::has_finite_decimal_form(fine)
-            && exact::significant_digits(coarse, d) < MACHINE_ROUNDED_DIGITS
+            && !machine_rounded(coarse, d)
+            && !fine_places.is_some_and(|f| machine_rounded(fine, f))
         {
             return false;
         }

@@ -59,6 +59,11 @@ mod engine {
             ("\\pi", "3.14", e, e),
             ("\\sqrt2", "1.414", e, e),
             ("\\frac13", "0.3", n, n),
+            // Issue 22: a machine-rounded finer decimal is the same evidence as a coarser one.
+            ("26.67", "26.6667", e, e),
+            ("26.67", "\\frac{80}{3}", e, e),
+            ("3.14", "3.14159", e, e),
+            ("0.067", "0.066793", n, e),
         ] {
             assert_eq!(
                 with(g, p, FiniteDecimals::Exact),

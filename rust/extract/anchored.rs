@@ -7,7 +7,9 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::anchors::word_at;
-use super::languages::{is_cjk_word_char, is_connective, CJK_ENDS, CURRENCY_AFTER, NOT_AN_ANSWER};
+use super::languages::{
+    first_word, is_cjk_word_char, is_connective, CJK_ENDS, CURRENCY_AFTER, NOT_AN_ANSWER,
+};
 use super::spans::{last_math_span, math_span_at, math_span_or_dead_end, Span, Unclosed};
 use crate::number::scan_numbers;
 use crate::scan::boxes::{self, box_at, whole_box};
@@ -177,8 +179,9 @@ pub(super) fn answer_after_anchor(
 /// The number in an anchored sentence when a connective follows it ("12, not 15" -> "12"): the
 /// sentence is about the number, and its other numbers are not the answer. The number starts the
 /// sentence, or follows words only ("Janeth aura encore 220 $ à payer d'ici 12 mois" -> "220").
-/// A list ("3 and 5"), an expression ("2 + 3 = 5") or a unit word ("30 apples in 2 days") is
-/// left whole.
+/// So does a unit word, a comma and a connective ("20 dollars, which is 2 more than ..." ->
+/// "20"). A list ("3 and 5"), an expression ("2 + 3 = 5") or a unit word without the comma ("30
+/// apples in 2 days") is left whole.
 fn number_before_connective(ans: &str) -> Option<&str> {
     let b = ans.as_bytes();
     // Leading words: letters, spaces, apostrophes and commas up to the first digit or sign.
@@ -223,6 +226,17 @@ fn number_before_connective(ans: &str) -> Option<&str> {
     }
     if CJK_ENDS.iter().any(|e| rest.starts_with(e)) {
         return Some(number);
+    }
+    // One unit word, a comma, then a clause about the number: "20 dollars, which is 2 more than
+    // 3 weeks ago" -> "20" (the clause's numbers are not the answer).
+    let (unit, whole) = first_word(rest);
+    if whole && !unit.is_empty() && unit.chars().all(char::is_alphabetic) {
+        let after = rest[unit.len()..].trim_start();
+        if let Some(clause) = after.strip_prefix(',') {
+            if is_connective(clause.trim_start()) {
+                return Some(number);
+            }
+        }
     }
     let rest2 = rest.trim_start_matches(',').trim_start();
     if rest2.len() == ans.len() - i {
@@ -374,6 +388,10 @@ mod tests {
     fn a_number_followed_by_a_connective_is_the_answer() {
         for (text, want) in [
             ("The answer is 12, not 15.", "12"),
+            (
+                "The answer is 20 dollars, which is 2 more than 3 weeks ago.",
+                "20",
+            ),
             ("So the answer is 30 in 2 days.", "30"),
             ("The answer is 8 after 3 steps.", "8"),
             ("The answer is $1,250 because the rest was spent.", "$1,250"),

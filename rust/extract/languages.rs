@@ -129,7 +129,7 @@ pub(super) const CJK_ENDS: &[&str] = &["，", "；", "。", "！", "？", "で�
 pub(super) const CURRENCY_AFTER: &[char] = &['$', '€', '£', '¥', '元'];
 
 /// The first word of `s` (letters of any script), and whether it is whole (not glued to a digit).
-fn first_word(s: &str) -> (&str, bool) {
+pub(super) fn first_word(s: &str) -> (&str, bool) {
     let len: usize = s
         .chars()
         .take_while(|c| c.is_alphabetic())

@@ -30,7 +30,7 @@ pub use anchors::starts_with_anchor;
 use anchors::{uncovered_patterns, AnchorsBackward};
 use fallbacks::{bare_answer, short_whole_answer};
 use numbers::{last_number_span, widen_clock};
-use spans::last_math_span;
+use spans::last_math_span_from;
 
 /// How the answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,10 +104,21 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         }
     }
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
-    match (
-        last_math_span(text),
-        last_number_span(text).map(|sp| widen_clock(text, sp)),
-    ) {
+    let span = last_math_span_from(text);
+    let number = last_number_span(text).map(|sp| widen_clock(text, sp));
+    // A span the response restates from the question ("To find the value of \(\frac{7+21}{14+42}\),
+    // we ...") is no answer, and neither are the numbers inside it: only a number after it is.
+    if let Some((_, start, end)) = &span {
+        if fallbacks::restates_question(&text[..*start]) {
+            return number
+                .filter(|&(ns, _)| ns >= *end)
+                .map(|(ns, ne)| Extracted {
+                    answer: text[ns..ne].to_string(),
+                    by: ExtractedBy::LastNumber,
+                });
+        }
+    }
+    match (span.map(|(m, _, end)| (m, end)), number) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
             answer: text[ns..ne].to_string(),
             by: ExtractedBy::LastNumber,
@@ -136,6 +147,28 @@ fn ex(t: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 22: a response cut after restating the question has no answer.
+    #[test]
+    fn a_restated_expression_is_no_answer() {
+        for t in [
+            "To find the value of \\(\\frac{7+21}{14+42}\\), we",
+            "We need to simplify $\\sqrt{50}$ first.",
+            "Let's evaluate: $3 + 4 \\cdot 2$",
+        ] {
+            assert_eq!(ex(t), None, "{t}");
+        }
+        // A number after the restated span is the answer; a span after other words is one.
+        assert_eq!(
+            ex("To find the value of $\\frac{7+21}{14+42}$, we add: it is 1/2 = 0.5"),
+            Some("0.5".to_string())
+        );
+        assert_eq!(ex("so we get $x^2+1$"), Some("x^2+1".to_string()));
+        assert_eq!(
+            ex("Thus the value of $x$ is $\\frac12$."),
+            Some("\\frac12".to_string())
+        );
+    }
 
     /// Work (bytes the span and anchor scans looked at) for `make(n)` and `make(2n)`.
     fn work_at(make: impl Fn(usize) -> String, n: usize) -> (usize, usize) {

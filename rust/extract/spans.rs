@@ -90,7 +90,12 @@ pub(super) fn math_span_or_dead_end(s: &str, i: usize, unclosed: &mut Unclosed) 
 }
 
 pub(super) fn last_math_span(text: &str) -> Option<(String, usize)> {
-    let mut last: Option<(String, usize)> = None;
+    last_math_span_from(text).map(|(c, _, end)| (c, end))
+}
+
+/// The last math span's content (a whole box unwrapped), where it opens and where it ends.
+pub(super) fn last_math_span_from(text: &str) -> Option<(String, usize, usize)> {
+    let mut last: Option<(String, usize, usize)> = None;
     let mut unclosed = Unclosed::default();
     let b = text.as_bytes();
     let mut i = 0;
@@ -100,7 +105,7 @@ pub(super) fn last_math_span(text: &str) -> Option<(String, usize)> {
         {
             if let Span::Found(c, end) = math_span_or_dead_end(text, i, &mut unclosed) {
                 if !c.trim().is_empty() {
-                    last = Some((c.trim().to_string(), end));
+                    last = Some((c.trim().to_string(), i, end));
                 }
                 i = end;
                 continue;
@@ -108,5 +113,5 @@ pub(super) fn last_math_span(text: &str) -> Option<(String, usize)> {
         }
         i += 1;
     }
-    last.map(|(c, end)| (whole_box(&c).map_or(c.clone(), str::to_string), end))
+    last.map(|(c, start, end)| (whole_box(&c).map_or(c.clone(), str::to_string), start, end))
 }

@@ -57,7 +57,8 @@ impl WrittenNumber {
 /// - A decimal written to `d` places (and at least two significant digits) equals a value that
 ///   rounds to it at `d` places when that value has no finite decimal form (`0.33` = `1/3`); a
 ///   value with a finite decimal form (`2.828`, `3/8`) is exact under `FiniteDecimals::Exact`
-///   unless the decimal has six or more significant digits, and is rounded like the others under
+///   unless a decimal on either side has six or more significant digits (machine-rounded:
+///   `26.6667` = `26.67`, `0.0666668` = `0.066666793`), and is rounded like the others under
 ///   `FiniteDecimals::WrittenPrecision` (`2.83` = `2.828`).
 /// - A percent equals its number and its number / 100 (`50%` = `50` = `0.5`).
 pub fn numbers_equal(gold: &WrittenNumber, pred: &WrittenNumber, decimals: FiniteDecimals) -> bool {
@@ -114,10 +115,15 @@ fn plain_equal(g: &WrittenNumber, p: &WrittenNumber, decimals: FiniteDecimals) -
         return false;
     }
     // A finer value with a finite decimal form could have been written exactly: under `Exact`,
-    // only a machine-rounded decimal (six or more significant digits) may stand for it.
+    // it is, unless a machine-rounded decimal (six or more significant digits) on either side
+    // says the value is not exact: `0.0666668` for `0.066666793`, and the other way `26.6667`
+    // for `26.67` (as `80/3` is).
+    let machine_rounded =
+        |x: &WrittenNumber| x.decimals.is_some() && x.sig_digits >= MACHINE_ROUNDED_DIGITS;
     if decimals == FiniteDecimals::Exact
         && fine.has_finite_decimal_form()
-        && coarse.sig_digits < MACHINE_ROUNDED_DIGITS
+        && !machine_rounded(coarse)
+        && !machine_rounded(fine)
     {
         return false;
     }
@@ -213,6 +219,10 @@ mod tests {
             ("2/3", "0.6666667"),
             ("1/3", "0.33"),
             ("2/7", "0.2857"),
+            // Issue 22: the six-digit evidence counts on the finer side too.
+            ("26.67", "26.6667"),
+            ("26.67", "80/3"),
+            ("3.14", "3.14159"),
         ] {
             assert!(eq(a, b) && eq(b, a), "{a} vs {b}");
             assert!(
