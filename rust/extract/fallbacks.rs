@@ -120,6 +120,40 @@ pub(super) fn short_whole_answer(text: &str) -> Option<&str> {
     (one_word && t.chars().any(char::is_alphanumeric)).then_some(t)
 }
 
+/// Words that, right before a math span, make it the object of the task the question sets ("To
+/// find the value of \(\frac{7+21}{14+42}\), we ...", "we need to simplify $\sqrt{50}$"): the span
+/// restates the question and is no answer.
+const TASK_WORDS: &[&str] = &[
+    "value of",
+    "find",
+    "compute",
+    "calculate",
+    "evaluate",
+    "simplify",
+    "solve",
+    "determine",
+    "expand",
+    "factor",
+    "rationalize",
+    "expression",
+];
+
+/// Does the text before a math span end with one of [`TASK_WORDS`] (then only spaces, a colon
+/// or a comma)? Only the last 40 bytes are looked at.
+pub(super) fn restates_question(before: &str) -> bool {
+    let mut start = before.len().saturating_sub(40);
+    while !before.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = before[start..]
+        .trim_end_matches(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        .to_ascii_lowercase();
+    TASK_WORDS.iter().any(|w| {
+        tail.strip_suffix(w)
+            .is_some_and(|head| head.is_empty() || head.ends_with(|c: char| !c.is_alphanumeric()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::extract::{ex, extract, ExtractedBy};
@@ -219,38 +253,4 @@ mod tests {
         assert_eq!(ex("The answer is $\\boxed{12$").as_deref(), Some("12"));
         assert_eq!(ex("\\boxed{3} and \\boxed 4").as_deref(), Some("3, 4"));
     }
-}
-
-/// Words that, right before a math span, make it the object of the task the question sets ("To
-/// find the value of \(\frac{7+21}{14+42}\), we ...", "we need to simplify $\sqrt{50}$"): the span
-/// restates the question and is no answer.
-const TASK_WORDS: &[&str] = &[
-    "value of",
-    "find",
-    "compute",
-    "calculate",
-    "evaluate",
-    "simplify",
-    "solve",
-    "determine",
-    "expand",
-    "factor",
-    "rationalize",
-    "expression",
-];
-
-/// Does the text before a math span end with one of [`TASK_WORDS`] (then only spaces, a colon
-/// or a comma)? Only the last 40 bytes are looked at.
-pub(super) fn restates_question(before: &str) -> bool {
-    let mut start = before.len().saturating_sub(40);
-    while !before.is_char_boundary(start) {
-        start += 1;
-    }
-    let tail = before[start..]
-        .trim_end_matches(|c: char| c.is_whitespace() || c == ':' || c == ',')
-        .to_ascii_lowercase();
-    TASK_WORDS.iter().any(|w| {
-        tail.strip_suffix(w)
-            .is_some_and(|head| head.is_empty() || head.ends_with(|c: char| !c.is_alphanumeric()))
-    })
 }
