@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from matheval_fast import check
 from matheval_fast.integrations import lm_eval as ours
 
@@ -51,9 +50,27 @@ def _canned() -> dict[str, str]:
     return table
 
 
+GSM_TRAIN, GSM_TEST = SOURCES / "gsm8k_train.jsonl", SOURCES / "gsm8k_test.jsonl"
+MATH = SOURCES / "math_prealgebra.jsonl"
+#: (name, ours or stock, data files) of every run.
+RUNS = [
+    ("gsm8k_matheval", "group", GSM_TRAIN, GSM_TEST),
+    ("gsm8k", "task", GSM_TRAIN, GSM_TEST),
+    ("gsm8k_cot_matheval", "group", GSM_TRAIN, GSM_TEST),
+    ("gsm8k_cot", "task", GSM_TRAIN, GSM_TEST),
+    ("minerva_math500_matheval", "group", MATH, MATH),
+    ("minerva_math500", "task", MATH, MATH),
+    ("hendrycks_math500_matheval", "group", MATH, MATH),
+    ("hendrycks_math500", "task", MATH, MATH),
+    ("minerva_math_matheval", "group", MATH, MATH),
+    ("hendrycks_math_matheval", "group", MATH, MATH),
+]
+
+
 @pytest.fixture(scope="module")
 def lm_eval_env(tmp_path_factory):
-    """Offline Hugging Face settings and a private datasets cache, for the module's runs."""
+    """Offline Hugging Face settings, a private datasets cache, and one lm-eval TaskManager that sees our
+    YAMLs and a local-data wrapper of each run."""
     pytest.importorskip("lm_eval")
     cache = tmp_path_factory.mktemp("hf")
     mp = pytest.MonkeyPatch()
@@ -64,7 +81,12 @@ def lm_eval_env(tmp_path_factory):
         "HF_DATASETS_CACHE": str(cache / "datasets"),
     }.items():
         mp.setenv(key, value)
-    yield tmp_path_factory.mktemp("tasks")
+    from lm_eval.tasks import TaskManager
+
+    tasks_dir = tmp_path_factory.mktemp("tasks")
+    for name, kind, train, test in RUNS:
+        (tasks_dir / f"local_{name}.yaml").write_text(_local(name, kind, train, test), encoding="utf-8")
+    yield TaskManager(include_path=[str(ours.TASKS_DIR), str(tasks_dir)])
     mp.undo()
 
 
@@ -78,10 +100,9 @@ def _local(group: str, kind: str, train: Path, test: Path) -> str:
     )
 
 
-def _evaluate(tasks_dir: Path, group: str, kind: str, train: Path, test: Path) -> dict[str, Any]:
+def _evaluate(tm: Any, name: str) -> dict[str, Any]:
     from lm_eval import evaluator
     from lm_eval.api.model import LM
-    from lm_eval.tasks import TaskManager
 
     canned = _canned()
 
@@ -95,11 +116,9 @@ def _evaluate(tasks_dir: Path, group: str, kind: str, train: Path, test: Path) -
         def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):  # pragma: no cover
             raise NotImplementedError
 
-    (tasks_dir / f"local_{group}.yaml").write_text(_local(group, kind, train, test), encoding="utf-8")
-    tm = TaskManager(include_path=[str(ours.TASKS_DIR), str(tasks_dir)])
     return evaluator.simple_evaluate(
         model=CannedLM(),
-        tasks=[f"local_{group}"],
+        tasks=[f"local_{name}"],
         task_manager=tm,
         log_samples=True,
         random_seed=0,
@@ -113,14 +132,12 @@ def _by_filter(samples: list[dict[str, Any]], filt: str) -> dict[int, dict[str, 
     return {s["doc_id"]: s for s in samples if s["filter"] == filt}
 
 
-GSM_TRAIN, GSM_TEST = SOURCES / "gsm8k_train.jsonl", SOURCES / "gsm8k_test.jsonl"
-MATH = SOURCES / "math_prealgebra.jsonl"
-
-
-@pytest.mark.parametrize(("group", "stock"), [("gsm8k_matheval", "gsm8k"), ("gsm8k_cot_matheval", "gsm8k_cot")])
+@pytest.mark.parametrize(
+    ("group", "stock"), [("gsm8k_matheval", "gsm8k"), ("gsm8k_cot_matheval", "gsm8k_cot")]
+)
 def test_gsm8k_groups_add_matheval_and_keep_the_stock_exact_match(lm_eval_env, group, stock):
-    got = _evaluate(lm_eval_env, group, "group", GSM_TRAIN, GSM_TEST)
-    want = _evaluate(lm_eval_env, stock, "task", GSM_TRAIN, GSM_TEST)
+    got = _evaluate(lm_eval_env, group)
+    want = _evaluate(lm_eval_env, stock)
     samples, stock_samples = got["samples"][stock], want["samples"][stock]
     docs = _jsonl(GSM_TEST)
     assert len(_by_filter(samples, "matheval")) == len(docs)
@@ -130,12 +147,16 @@ def test_gsm8k_groups_add_matheval_and_keep_the_stock_exact_match(lm_eval_env, g
         assert "exact_match" not in s
     for filt in ("strict-match", "flexible-extract"):
         mine, theirs = _by_filter(samples, filt), _by_filter(stock_samples, filt)
-        assert {k: v["exact_match"] for k, v in mine.items()} == {k: v["exact_match"] for k, v in theirs.items()}
+        assert {k: v["exact_match"] for k, v in mine.items()} == {
+            k: v["exact_match"] for k, v in theirs.items()
+        }
         assert all("matheval" not in s for s in mine.values())
         key = f"exact_match,{filt}"
         assert got["results"][stock][key] == pytest.approx(want["results"][stock][key])
     acc = got["results"][stock]["matheval,matheval"]
-    assert acc == pytest.approx(sum(s["matheval"] for s in _by_filter(samples, "matheval").values()) / len(docs))
+    assert acc == pytest.approx(
+        sum(s["matheval"] for s in _by_filter(samples, "matheval").values()) / len(docs)
+    )
     assert 0 < acc < 1
 
 
@@ -148,8 +169,8 @@ def test_gsm8k_groups_add_matheval_and_keep_the_stock_exact_match(lm_eval_env, g
 )
 def test_math_groups_add_matheval_to_the_stock_metrics(lm_eval_env, group, stock, metrics):
     pytest.importorskip("math_verify")
-    got = _evaluate(lm_eval_env, group, "group", MATH, MATH)
-    want = _evaluate(lm_eval_env, stock, "task", MATH, MATH)
+    got = _evaluate(lm_eval_env, group)
+    want = _evaluate(lm_eval_env, stock)
     docs = _jsonl(MATH)
     mine, theirs = _by_filter(got["samples"][stock], "none"), _by_filter(want["samples"][stock], "none")
     assert len(mine) == len(docs)
@@ -160,8 +181,26 @@ def test_math_groups_add_matheval_to_the_stock_metrics(lm_eval_env, group, stock
     assert got["results"][stock]["matheval,none"] > got["results"][stock]["exact_match,none"]
 
 
+@pytest.mark.parametrize(
+    ("group", "metrics"),
+    [
+        ("minerva_math_matheval", ("exact_match", "math_verify", "matheval")),
+        ("hendrycks_math_matheval", ("exact_match", "matheval")),
+    ],
+)
+def test_the_seven_subject_groups_aggregate_matheval(lm_eval_env, group, metrics):
+    pytest.importorskip("math_verify")
+    got = _evaluate(lm_eval_env, group)
+    stem = group.removesuffix("_matheval") + "_"
+    subtasks = [t for t in got["results"] if t.startswith(stem) and t != group]
+    assert len(subtasks) == 7
+    for m in metrics:
+        per_task = [got["results"][t][f"{m},none"] for t in subtasks]
+        assert got["results"][group][f"{m},none"] == pytest.approx(sum(per_task) / 7)  # same docs, same size
+
+
 def test_the_gsm8k_yaml_copies_the_stock_filters_and_metric(lm_eval_env):
-    """The stock filters and exact_match settings our gsm8k YAMLs repeat still equal the installed lm-eval's."""
+    """The stock filters and exact_match settings our gsm8k YAMLs repeat equal the installed lm-eval's."""
     import lm_eval
     from lm_eval.tasks._yaml_loader import load_yaml
 
@@ -193,7 +232,10 @@ def test_process_results_contract():
 
 
 def test_path_command_needs_no_lm_eval():
-    code = "import sys; sys.modules['lm_eval'] = None; from matheval_fast.integrations.lm_eval import main; main(['--path'])"
+    code = (
+        "import sys; sys.modules['lm_eval'] = None\n"
+        "from matheval_fast.integrations.lm_eval import main; main(['--path'])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert Path(out.strip()) == ours.TASKS_DIR
     assert {p.stem for p in ours.TASKS_DIR.glob("*.yaml")} == {

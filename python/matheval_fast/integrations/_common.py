@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matheval_fast.answer import BatchResult, check_batch
 from matheval_fast._vocabulary import Compat
+from matheval_fast.answer import BatchResult, check_batch
 
 #: The verdicts whose gold gives no answer to compare with: the item is skipped, never counted wrong.
 UNUSABLE_GOLD = "gold_unparseable"
@@ -28,7 +28,9 @@ def message_text(content: object, where: str) -> str | None:
             else:
                 raise TypeError(f"{where}: a content part must be a str or a dict, got {type(part).__name__}")
         return "".join(texts)
-    raise TypeError(f"{where}: message content must be a str, a list of parts or None, got {type(content).__name__}")
+    raise TypeError(
+        f"{where}: message content must be a str, a list of parts or None, got {type(content).__name__}"
+    )
 
 
 def completion_text(completion: object, where: str) -> str | None:

@@ -94,8 +94,7 @@ def _gold(doc: Mapping[str, Any]) -> str:
         if isinstance(gold, str):
             return gold
     raise ValueError(
-        "doc has no gold: expected a MATH doc ('solution') or a GSM8K doc ('answer'), got keys "
-        f"{sorted(doc)}"
+        f"doc has no gold: expected a MATH doc ('solution') or a GSM8K doc ('answer'), got keys {sorted(doc)}"
     )
 
 
@@ -158,7 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m matheval_fast.integrations.lm_eval",
         description="lm-evaluation-harness tasks that add the matheval metric to the stock math tasks.",
     )
-    parser.add_argument("--path", action="store_true", help="print the folder to pass to lm_eval --include_path")
+    parser.add_argument(
+        "--path", action="store_true", help="print the folder to pass to lm_eval --include_path"
+    )
     parser.add_argument("--list", action="store_true", help="list the task groups the folder defines")
     args = parser.parse_args(argv)
     if args.list:

@@ -103,7 +103,9 @@ def _rewards(
     texts = completion_texts(completions)
     golds = gold_texts(solution, "solution")
     if len(texts) != len(golds):
-        raise ValueError(f"completions and solution must have the same length, got {len(texts)} and {len(golds)}")
+        raise ValueError(
+            f"completions and solution must have the same length, got {len(texts)} and {len(golds)}"
+        )
     complete = [True] * len(texts)
     if cfg.reasoning:
         cut = [_after_reasoning(t, delimiters) for t in texts]
@@ -123,7 +125,9 @@ def _rewards(
         log_extra(
             "gold_parsed",
             [
-                "[incomplete reasoning]" if not done else ("[unparseable]" if why == UNUSABLE_GOLD else str(a))
+                "[incomplete reasoning]"
+                if not done
+                else ("[unparseable]" if why == UNUSABLE_GOLD else str(a))
                 for a, why, done in zip(answers, reasons, complete, strict=True)
             ],
         )

@@ -117,9 +117,9 @@ def compute_score(
     for the rare SymPy fallback) can be set with ``custom_reward_function.reward_kwargs``; other
     keyword arguments verl passes are ignored."""
     return float(
-        compute_score_details(data_source, solution_str, ground_truth, extra_info, compat=compat, timeout=timeout)[
-            "score"
-        ]
+        compute_score_details(
+            data_source, solution_str, ground_truth, extra_info, compat=compat, timeout=timeout
+        )["score"]
     )
 
 
