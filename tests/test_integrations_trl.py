@@ -22,7 +22,6 @@ from matheval_fast import check
 from matheval_fast.integrations.trl import (
     AccuracyReward,
     accuracy_reward,
-    make_accuracy_reward,
     reasoning_accuracy_reward,
 )
 
@@ -134,12 +133,12 @@ def test_wrong_types_are_type_errors():
 
 
 def test_configured_reward_is_named_and_picklable():
-    reward = make_accuracy_reward(reasoning=True, timeout=2.0, name="math_acc")
+    reward = AccuracyReward(reasoning=True, timeout=2.0, name="math_acc")
     assert reward.__name__ == "math_acc"
     again = pickle.loads(pickle.dumps(reward))  # noqa: S301  (our own object)
     assert isinstance(again, AccuracyReward)
     assert again(["<think>x</think> 3"], ["3"]) == [1.0]
-    assert make_accuracy_reward().__name__ == "accuracy_reward"
+    assert AccuracyReward().__name__ == "accuracy_reward"
 
 
 def _real_pairs() -> tuple[list[str], list[str]]:

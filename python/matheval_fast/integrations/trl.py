@@ -32,20 +32,27 @@ from matheval_fast.integrations._common import (
     reduced_golds,
 )
 
-__all__ = ["AccuracyReward", "accuracy_reward", "make_accuracy_reward", "reasoning_accuracy_reward"]
+__all__ = ["AccuracyReward", "accuracy_reward", "reasoning_accuracy_reward"]
 
 #: TRL's default reasoning delimiter (``reasoning_accuracy_reward``).
 DEFAULT_REASONING_DELIMITERS: tuple[str, ...] = ("</think>",)
 
 
 class AccuracyReward:
-    """A configured accuracy reward: a picklable callable (TRL's async rollout workers pickle reward
-    functions), named by ``__name__`` in TRL's logs.
+    """A reward function like :func:`accuracy_reward` (or, with ``reasoning=True``,
+    :func:`reasoning_accuracy_reward`) with its options fixed, for ``GRPOTrainer(reward_funcs=[...])``:
+    the trainer passes dataset columns as keyword arguments, so options cannot travel with each call.
+    A picklable callable (TRL's async rollout workers pickle reward functions), named by ``name``
+    (``__name__``, which TRL's logs show).
 
     ``reasoning=True`` grades only the text after the last reasoning delimiter and gives ``0.0`` to a
     completion without one (TRL's ``reasoning_accuracy_reward``). ``timeout`` bounds the SymPy
     fallback per item (seconds; the rare item only SymPy can decide), ``compat`` is the checker mode,
     ``threads`` caps the Rust thread pool.
+
+    >>> reward = AccuracyReward(timeout=1.0, name="math_reward")
+    >>> reward.__name__, reward(["The answer is 4."], ["#### 4"])
+    ('math_reward', [1.0])
     """
 
     def __init__(
@@ -191,30 +198,3 @@ def reasoning_accuracy_reward(
         return _REASONING(completions, solution, log_extra, **kwargs)
     cfg = AccuracyReward(reasoning=True, reasoning_delimiters=reasoning_delimiters)
     return cfg(completions, solution, log_extra, **kwargs)
-
-
-def make_accuracy_reward(
-    *,
-    reasoning: bool = False,
-    reasoning_delimiters: Sequence[str] | None = None,
-    timeout: float | None = None,
-    compat: Compat = "fixed",
-    threads: int | None = None,
-    name: str | None = None,
-) -> AccuracyReward:
-    """A reward function like :func:`accuracy_reward` (or, with ``reasoning=True``,
-    :func:`reasoning_accuracy_reward`) with its options fixed, for ``GRPOTrainer(reward_funcs=[...])``:
-    the trainer passes dataset columns as keyword arguments, so options cannot travel with each call.
-
-    >>> reward = make_accuracy_reward(timeout=1.0, name="math_reward")
-    >>> reward.__name__, reward(["The answer is 4."], ["#### 4"])
-    ('math_reward', [1.0])
-    """
-    return AccuracyReward(
-        reasoning=reasoning,
-        reasoning_delimiters=reasoning_delimiters,
-        timeout=timeout,
-        compat=compat,
-        threads=threads,
-        name=name,
-    )
