@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from matheval_fast._vocabulary import Compat
 from matheval_fast.answer import BatchResult, check_batch
@@ -96,12 +95,3 @@ def reduced_golds(golds: Sequence[str | None]) -> list[str | None]:
 
     answers, _rules = gold_answers(pa.array(list(golds), pa.large_string()))
     return answers.to_pylist()
-
-
-def as_kwargs(value: Any) -> dict[str, Any]:
-    """``None`` or a mapping, as a dict (``extra_info`` and friends)."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"expected a dict or None, got {type(value).__name__}")
