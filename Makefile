@@ -80,6 +80,7 @@ bench: build ## run the peer comparison benchmarks (installs the peers from requ
 	$(PY) benches/compare_gsm8k.py
 	$(PY) benches/compare_siegel_tukey.py
 	$(PY) benches/judge_throughput.py
+	$(PY) benches/trl_accuracy_reward.py
 
 clean: ## remove build outputs and the venv
 	rm -rf target $(VENV) python/matheval_fast/_core*.so out site dist

@@ -1,0 +1,97 @@
+"""What every integration shares: completions to text, golds to answers, and one batch check."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from matheval_fast._vocabulary import Compat
+from matheval_fast.answer import BatchResult, check_batch
+
+#: The verdicts whose gold gives no answer to compare with: the item is skipped, never counted wrong.
+UNUSABLE_GOLD = "gold_unparseable"
+
+
+def message_text(content: object, where: str) -> str | None:
+    """The text of one chat message's ``content``: a string, ``None``, or a list of parts (the
+    OpenAI/TRL multimodal shape ``[{"type": "text", "text": ...}, ...]``, text parts joined)."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):
+        texts = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+            elif isinstance(part, Mapping):
+                if part.get("type", "text") == "text" and isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+            else:
+                raise TypeError(f"{where}: a content part must be a str or a dict, got {type(part).__name__}")
+        return "".join(texts)
+    raise TypeError(
+        f"{where}: message content must be a str, a list of parts or None, got {type(content).__name__}"
+    )
+
+
+def completion_text(completion: object, where: str) -> str | None:
+    """The text to grade of one completion: a plain string (TRL's standard format), or a list of chat
+    messages (its conversational format), whose last ``assistant`` message is graded (the only message
+    in TRL's single-turn completions; the final turn after tool calls in multi-turn ones)."""
+    if completion is None or isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        return message_text(completion.get("content"), where)
+    if isinstance(completion, Sequence):
+        if not completion:
+            return None
+        messages = [m for m in completion if isinstance(m, Mapping)]
+        if len(messages) != len(completion):
+            raise TypeError(f"{where}: a conversational completion must be a list of message dicts")
+        assistant = [m for m in messages if m.get("role", "assistant") == "assistant"]
+        last = (assistant or messages)[-1]
+        if "content" not in last:
+            raise TypeError(f"{where}: a message needs a 'content' key, got keys {sorted(last)}")
+        return message_text(last["content"], where)
+    raise TypeError(
+        f"{where}: a completion must be a str or a list of chat messages, got {type(completion).__name__}"
+    )
+
+
+def completion_texts(completions: object, name: str = "completions") -> list[str | None]:
+    """:func:`completion_text` of each completion of a batch."""
+    if isinstance(completions, (str, bytes)) or not isinstance(completions, Sequence):
+        raise TypeError(f"{name} must be a list of completions, got {type(completions).__name__}")
+    return [completion_text(c, f"{name}[{i}]") for i, c in enumerate(completions)]
+
+
+def gold_texts(golds: object, name: str) -> list[str | None]:
+    """Golds as a list of str/None; a wrong type is a TypeError naming the first bad item."""
+    if isinstance(golds, (str, bytes)) or not isinstance(golds, Sequence):
+        raise TypeError(f"{name} must be a list of str, got {type(golds).__name__}")
+    out = list(golds)
+    for i, g in enumerate(out):
+        if g is not None and not isinstance(g, str):
+            raise TypeError(f"{name}[{i}] must be a str (or None), got {type(g).__name__}")
+    return out
+
+
+def check_texts(
+    responses: Sequence[str | None],
+    golds: Sequence[str | None],
+    *,
+    compat: Compat = "fixed",
+    timeout: float | None = None,
+    threads: int | None = None,
+) -> BatchResult:
+    """One :func:`~matheval_fast.check_batch` call: golds that are worked solutions are reduced to
+    their final answer inside the checker (``rust/gold.rs``), one without any is ``gold_unparseable``."""
+    return check_batch(list(responses), list(golds), compat=compat, timeout=timeout, threads=threads)
+
+
+def reduced_golds(golds: Sequence[str | None]) -> list[str | None]:
+    """Each gold's final answer by the same rule the checker applies (for logs and displays)."""
+    import pyarrow as pa
+
+    from matheval_fast.io.logs.base import gold_answers
+
+    answers, _rules = gold_answers(pa.array(list(golds), pa.large_string()))
+    return answers.to_pylist()
