@@ -339,7 +339,7 @@ def test_check_batch_prewarms_the_pool_when_golds_look_symbolic(monkeypatch, gol
 
     rec = _RecordingPool()
     monkeypatch.setattr(answer, "get_pool", lambda: rec)
-    monkeypatch.delenv("MATHEVAL_SYMPY_PREWARM", raising=False)
+    monkeypatch.setenv("MATHEVAL_SYMPY_PREWARM", "1")
     mf.check_batch(["The answer is 18"] * len(golds), golds)
     assert rec.warmed == ([1] if warms else [])
     # The same through numpy and pyarrow inputs.
@@ -364,11 +364,16 @@ def test_warm_sympy_warms_the_process_pool(monkeypatch) -> None:
     assert rec.warmed == [1, 2]
 
 
-def test_prewarm_can_be_turned_off(monkeypatch) -> None:
+@pytest.mark.parametrize("setting", [None, "0", "no"])
+def test_prewarm_is_off_unless_asked(monkeypatch, setting) -> None:
+    """Issue 25: a batch that needs no SymPy shares its cores with no worker start."""
     from matheval_fast import answer
 
     rec = _RecordingPool()
     monkeypatch.setattr(answer, "get_pool", lambda: rec)
-    monkeypatch.setenv("MATHEVAL_SYMPY_PREWARM", "0")
+    if setting is None:
+        monkeypatch.delenv("MATHEVAL_SYMPY_PREWARM", raising=False)
+    else:
+        monkeypatch.setenv("MATHEVAL_SYMPY_PREWARM", setting)
     mf.check_batch(["The answer is $x$"], ["x^2"])
     assert rec.warmed == []

@@ -488,9 +488,9 @@ def check_batch(
     Accepts lists, numpy object/str arrays and pyarrow string arrays (``None``/null = missing).
     ``kinds`` gives a checker per item; ``threads`` limits the Rust thread pool; ``progress``
     shows a progress bar (tqdm) on long batches; items only SymPy can decide go to the
-    supervised worker pool with a per-item ``timeout``. When sampled golds look symbolic (not plain
-    numbers or words), one SymPy worker is started in the background before the Rust work, so the
-    first item that needs it waits less (``MATHEVAL_SYMPY_PREWARM=0`` turns that off).
+    supervised worker pool with a per-item ``timeout`` (a worker starts when an item needs one; its
+    start is not part of the deadline). ``MATHEVAL_SYMPY_PREWARM=1`` starts one in the background
+    before the Rust work when sampled golds look symbolic (it takes a core from the batch).
     ``finite_decimals`` as in :func:`check`.
 
     >>> r = check_batch(["The answer is: 4.", "The answer is: 5."], ["4", "4"])

@@ -544,13 +544,16 @@ def get_pool() -> SympyPool:
         return _POOL
 
 
-#: Environment variable that turns the automatic pre-warm of ``check_batch`` off (``0``, ``false``, ``no``).
+#: Environment variable that turns on the automatic pre-warm of ``check_batch`` (``1``, ``true``, ``yes``).
+#: Off by default: starting a worker (importing SymPy, about 1 CPU-second) during a batch takes a core
+#: from the batch, which on two cores cost a MATH-style batch that needs no SymPy half its speed. Workers
+#: start when an item needs one; their start never counts against an item's deadline.
 PREWARM_ENV = "MATHEVAL_SYMPY_PREWARM"
 
 
 def prewarm_enabled() -> bool:
     """Whether ``check_batch`` may start a SymPy worker ahead of need (see :data:`PREWARM_ENV`)."""
-    return os.environ.get(PREWARM_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    return os.environ.get(PREWARM_ENV, "0").strip().lower() in ("1", "true", "yes", "on")
 
 
 def shutdown_pool() -> None:
