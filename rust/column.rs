@@ -105,10 +105,12 @@ impl<'a> ArrowTexts<'a> {
     }
 }
 
-/// A column of input cells: owned inputs, or an Arrow array read in place.
+/// A column of input cells: owned inputs, cells borrowed from their owner (the bindings' Python
+/// strings, read in place), or an Arrow array read in place.
 #[derive(Debug, Clone, Copy)]
 pub enum Texts<'a> {
     Inputs(&'a [Input]),
+    Cells(&'a [Cell<'a>]),
     Arrow(ArrowTexts<'a>),
 }
 
@@ -116,6 +118,7 @@ impl<'a> Texts<'a> {
     pub fn len(&self) -> usize {
         match self {
             Texts::Inputs(v) => v.len(),
+            Texts::Cells(v) => v.len(),
             Texts::Arrow(a) => a.len(),
         }
     }
@@ -127,6 +130,7 @@ impl<'a> Texts<'a> {
     pub fn cell(&self, i: usize) -> Cell<'a> {
         match self {
             Texts::Inputs(v) => v[i].cell(),
+            Texts::Cells(v) => v[i],
             Texts::Arrow(a) => a.cell(i),
         }
     }
@@ -136,6 +140,10 @@ impl<'a> Texts<'a> {
         match self {
             Texts::Inputs(v) => match &v[i] {
                 Input::Text(t) => t.len(),
+                _ => 0,
+            },
+            Texts::Cells(v) => match v[i] {
+                Cell::Text(t) => t.len(),
                 _ => 0,
             },
             Texts::Arrow(a) => a.size(i),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -296,7 +296,8 @@ class BatchResult:
     from the core's own buffers, without a Python string per row."""
 
     __slots__ = (
-        "_extracted",
+        "_extracted_arr",
+        "_extracted_build",
         "_extracted_np",
         "_path_codes",
         "_path_np",
@@ -309,13 +310,16 @@ class BatchResult:
         self,
         correct: np.ndarray,
         reason_codes: np.ndarray,
-        extracted: pa.Array,
+        extracted: pa.Array | Callable[[], pa.Array],
         path_codes: np.ndarray,
     ) -> None:
         self.correct = correct
         self._reason_codes = reason_codes  # uint8 indexes into REASONS
         self._path_codes = path_codes  # uint8 indexes into PATHS
-        self._extracted = extracted  # pyarrow large_string
+        # pyarrow large_string, or what builds it on first use: pyarrow takes 55 ms to import, and
+        # a batch of Python lists whose caller reads only `correct` never needs it.
+        self._extracted_arr: pa.Array | None = None if callable(extracted) else extracted
+        self._extracted_build = extracted if callable(extracted) else None
         self._extracted_np: np.ndarray | None = None
         self._reason_np: np.ndarray | None = None
         self._path_np: np.ndarray | None = None
@@ -333,6 +337,14 @@ class BatchResult:
         if self._path_np is None:
             self._path_np = _PATH_ARRAY[self._path_codes]
         return self._path_np
+
+    @property
+    def _extracted(self) -> pa.Array:
+        if self._extracted_arr is None:
+            assert self._extracted_build is not None
+            self._extracted_arr = self._extracted_build()
+            self._extracted_build = None
+        return self._extracted_arr
 
     @property
     def extracted(self) -> np.ndarray:
@@ -377,6 +389,16 @@ class BatchResult:
         )
 
 
+def _extracted_array(buffers: list[Any]) -> pa.Array:
+    """The core's extracted-answer buffers (one tuple per chunk) as one large_string array."""
+    import pyarrow as pa
+
+    from matheval_fast._columns import string_array
+
+    arrays = [string_array(b) for b in buffers]
+    return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+
+
 _NAME_ARRAYS: dict[tuple[str, ...], pa.Array] = {}
 
 
@@ -397,9 +419,10 @@ def _is_arrow(x: object) -> bool:
 
 def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
     """Inputs cut into chunks of ``chunk`` items that the core accepts (sequences or TextColumns)."""
-    from matheval_fast._columns import text_column
-
     if _is_arrow(x):
+        # Imported here: pyarrow takes 55 ms to import, and Python lists never need it.
+        from matheval_fast._columns import text_column
+
         if hasattr(x, "combine_chunks"):
             x = x.combine_chunks()
         if not hasattr(x, "buffers"):
@@ -538,18 +561,13 @@ def check_batch(
             bar.update(n)
     finally:
         bar.close()
-    from matheval_fast._columns import string_array
-
+    buffers = [p[3] for _, p in parts]
     if len(parts) == 1:
-        correct, reason, path, extracted, pending = parts[0][1]
-        extracted_arr = string_array(extracted)
+        correct, reason, path, _, pending = parts[0][1]
     else:
-        import pyarrow as pa
-
         correct = np.concatenate([p[1][0] for p in parts])
         reason = np.concatenate([p[1][1] for p in parts])
         path = np.concatenate([p[1][2] for p in parts])
-        extracted_arr = pa.concat_arrays([string_array(p[3]) for _, p in parts])
         pending = []
         for off, p in parts:
             pending.extend((off + i, v) for i, v in p[4])
@@ -559,4 +577,4 @@ def check_batch(
     for (i, _), v in zip(pending, _settle([p for _, p in pending], timeout), strict=True):
         correct[i] = v.correct
         reason[i] = _REASON_CODE[v.reason]
-    return BatchResult(correct, reason, extracted_arr, path)
+    return BatchResult(correct, reason, lambda: _extracted_array(buffers), path)

@@ -1,5 +1,5 @@
-//! Bindings for `crate::batch`: columns of texts copied out of Python, checked in parallel with
-//! the GIL released.
+//! Bindings for `crate::batch`: columns of texts read in place (Python str objects held for the
+//! call, or Arrow buffers), checked in parallel with the GIL released.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
@@ -7,11 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::check::{auto_kind, options};
-use super::convert::{mode, text_input, type_name};
+use super::convert::{mode, type_name};
 use super::error::to_pyerr;
 use super::verdict::{pending, SympyPending};
 use crate::batch;
-use crate::check::Input;
+use crate::check::Cell;
 use crate::column::{ArrowTexts, StringColumn, Texts};
 use crate::error::Error;
 use crate::json_out::{self, JsonColumn};
@@ -95,18 +95,44 @@ impl<'py> ArrowView<'py> {
     }
 }
 
-/// A column's items: an Arrow column read in place, or copied out of a Python sequence.
+/// A column's items: an Arrow column read in place, or the str objects of a Python sequence, held
+/// (so kept alive, and immutable) for the call and read in place with the GIL released.
 enum Column<'py> {
     Arrow(ArrowView<'py>),
-    Owned(Vec<Input>),
+    Python(Vec<Bound<'py, PyAny>>),
 }
 
 impl Column<'_> {
-    fn texts(&self) -> PyResult<Texts<'_>> {
+    /// The items as cells; `cells` stores those of a Python sequence (they borrow its strings).
+    fn texts<'a>(&'a self, what: &str, cells: &'a mut Vec<Cell<'a>>) -> PyResult<Texts<'a>> {
         Ok(match self {
             Column::Arrow(a) => Texts::Arrow(a.texts()?),
-            Column::Owned(v) => Texts::Inputs(v),
+            Column::Python(items) => {
+                cells.reserve(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    cells.push(text_cell(item, what, i)?);
+                }
+                Texts::Cells(cells)
+            }
         })
+    }
+}
+
+/// A Python text value read in place: str -> Text (its UTF-8, which CPython keeps with the object),
+/// None -> Missing, a str with lone surrogates -> BadUtf8; anything else is a TypeError.
+fn text_cell<'a>(obj: &'a Bound<'_, PyAny>, what: &str, index: usize) -> PyResult<Cell<'a>> {
+    if obj.is_none() {
+        return Ok(Cell::Missing);
+    }
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(match s.to_str() {
+            Ok(t) => Cell::Text(t),
+            Err(_) => Cell::BadUtf8,
+        }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what}[{index}] must be a str or None, got {}",
+            type_name(obj)
+        ))),
     }
 }
 
@@ -114,10 +140,6 @@ fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
     if let Ok(c) = obj.cast::<TextColumn>() {
         return Ok(Column::Arrow(ArrowView::of(obj.py(), c.get())?));
     }
-    Ok(Column::Owned(sequence(obj, what)?))
-}
-
-fn sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Input>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not a single str"
@@ -130,10 +152,10 @@ fn sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Input>> {
         ))
     })?;
     let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
-    for (i, item) in iter.enumerate() {
-        out.push(text_input(&item?, what, Some(i))?);
+    for item in iter {
+        out.push(item?);
     }
-    Ok(out)
+    Ok(Column::Python(out))
 }
 
 type BatchOut<'py> = (
@@ -175,7 +197,11 @@ fn check_batch<'py>(
 ) -> PyResult<BatchOut<'py>> {
     let rc = column(responses, "responses")?;
     let gc = column(golds, "golds")?;
-    let (r, g) = (rc.texts()?, gc.texts()?);
+    let (mut r_cells, mut g_cells) = (Vec::new(), Vec::new());
+    let (r, g) = (
+        rc.texts("responses", &mut r_cells)?,
+        gc.texts("golds", &mut g_cells)?,
+    );
     let ks: Option<Vec<Kind>> = match kinds.filter(|k| !k.is_none()) {
         None => None,
         Some(k) => {
