@@ -62,26 +62,26 @@ pub(super) fn prepare(e: &Expr) -> Expr {
 
 /// The string the literal path compares: no spaces, delimiters, sizing or spacing commands.
 pub(super) fn literal_form(s: &str) -> String {
-    let mut t = s
-        .replace("\\left", "")
-        .replace("\\right", "")
-        .replace("\\dfrac", "\\frac")
-        .replace("\\tfrac", "\\frac");
-    for junk in [
-        "\\displaystyle",
-        "\\!",
-        "\\,",
-        "\\;",
-        "\\:",
-        "\\quad",
-        "\\(",
-        "\\)",
-        "\\[",
-        "\\]",
-        "$",
-    ] {
-        t = t.replace(junk, "");
-    }
+    let t = crate::scan::replace::replace_each(
+        s.to_string(),
+        &[
+            ("\\left", ""),
+            ("\\right", ""),
+            ("\\dfrac", "\\frac"),
+            ("\\tfrac", "\\frac"),
+            ("\\displaystyle", ""),
+            ("\\!", ""),
+            ("\\,", ""),
+            ("\\;", ""),
+            ("\\:", ""),
+            ("\\quad", ""),
+            ("\\(", ""),
+            ("\\)", ""),
+            ("\\[", ""),
+            ("\\]", ""),
+            ("$", ""),
+        ],
+    );
     let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
     t.trim_end_matches('.').to_string()
 }

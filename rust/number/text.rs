@@ -106,20 +106,23 @@ pub fn normalize_answer(s: &str) -> Cow<'_, str> {
     let mut out = t;
     if out.contains('\\') {
         // LaTeX thousands "11,\! 111" / "11,\,111" become plain "11,111".
-        out = out
-            .replace(",\\! ", ",")
-            .replace(",\\!", ",")
-            .replace(",\\,", ",");
-        out = out
-            .replace("\\left", "")
-            .replace("\\right", "")
-            .replace("\\!", "")
-            .replace("\\dfrac", "\\frac")
-            .replace("\\tfrac", "\\frac")
-            .replace("^\\circ", "")
-            .replace("^{\\circ}", "")
-            .replace("\\$", "")
-            .replace("\\%", "%");
+        out = crate::scan::replace::replace_each(
+            out,
+            &[
+                (",\\! ", ","),
+                (",\\!", ","),
+                (",\\,", ","),
+                ("\\left", ""),
+                ("\\right", ""),
+                ("\\!", ""),
+                ("\\dfrac", "\\frac"),
+                ("\\tfrac", "\\frac"),
+                ("^\\circ", ""),
+                ("^{\\circ}", ""),
+                ("\\$", ""),
+                ("\\%", "%"),
+            ],
+        );
     }
     if out.contains('\u{b0}') {
         out = out.replace('\u{b0}', "");

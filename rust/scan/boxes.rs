@@ -70,18 +70,33 @@ pub fn box_at(s: &str, i: usize) -> Option<BoxSpan> {
 pub fn find_boxes(text: &str) -> Vec<BoxSpan> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    // Every box starts with `\boxed` or `\fbox`, so at one or two bytes before a "box": a search
+    // for "box" skips the many other backslashes of a LaTeX-heavy response. A box starts at or
+    // after `i` (the end of the last box), as a left-to-right scan of backslashes would find it.
     let mut i = 0;
-    while let Some(off) = memchr::memchr(b'\\', &b[i..]) {
-        let at = i + off;
-        match box_at(text, at) {
-            Some(bx) => {
-                i = bx.end.max(at + 1);
-                out.push(bx);
-            }
-            None => i = at + 1,
-        }
-        if i >= b.len() {
+    let mut from = 1;
+    while from < b.len() {
+        static BOX: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"box"));
+        let Some(off) = BOX.find(&b[from..]) else {
             break;
+        };
+        let j = from + off;
+        from = j + 1;
+        let at = if b[j - 1] == b'\\' {
+            j - 1
+        } else if j >= 2 && b[j - 1] == b'f' && b[j - 2] == b'\\' {
+            j - 2
+        } else {
+            continue;
+        };
+        if at < i {
+            continue;
+        }
+        if let Some(bx) = box_at(text, at) {
+            i = bx.end.max(at + 1);
+            from = from.max(i + 1);
+            out.push(bx);
         }
     }
     out
@@ -152,6 +167,37 @@ pub(crate) fn joins(between: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The scan `find_boxes` replaced: every backslash, left to right.
+    fn find_boxes_by_backslash(text: &str) -> Vec<BoxSpan> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while let Some(off) = memchr::memchr(b'\\', &b[i..]) {
+            let at = i + off;
+            match box_at(text, at) {
+                Some(bx) => {
+                    i = bx.end.max(at + 1);
+                    out.push(bx);
+                }
+                None => i = at + 1,
+            }
+            if i >= b.len() {
+                break;
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn the_box_search_finds_what_the_backslash_scan_found(
+            t in r"(\\boxed|\\fbox|\\|box|boxed|fbox|f|\{|\}|\\\{| |x|1|\$|é)*"
+        ) {
+            prop_assert_eq!(find_boxes(&t), find_boxes_by_backslash(&t));
+        }
+    }
 
     fn contents(t: &str) -> Vec<&str> {
         find_boxes(t).iter().map(|b| b.content(t)).collect()

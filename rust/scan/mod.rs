@@ -5,7 +5,8 @@
 //! - [`clock`]: clock times (`09:15`, `9:15 P.M.`), compared as times of day;
 //! - [`boxes`]: `\boxed{}` / `\fbox{}` spans and the answer a grader reads from them;
 //! - [`debris`]: stray LaTeX at the ends of a whole answer (`185\`, `x+1\\`, `\left.9\right.`);
-//! - [`digit_groups`]: thousands separators (`10,000`, `10{,}000`, `10\,000`, `10 000`, U+2009).
+//! - [`digit_groups`]: thousands separators (`10,000`, `10{,}000`, `10\,000`, `10 000`, U+2009);
+//! - [`replace`]: a chain of `str::replace` calls that skips the patterns that cannot occur.
 //!
 //! The seed emulation (`crate::xwin`) keeps its own scanners on purpose: it reproduces pyparsing's
 //! rules, quirks included.
@@ -15,6 +16,7 @@ pub mod braces;
 pub mod clock;
 pub mod debris;
 pub mod digit_groups;
+pub mod replace;
 
 /// ASCII white space as `char::is_whitespace` reads it (tab, line feed, vertical tab, form feed,
 /// carriage return, space).

@@ -1,0 +1,69 @@
+//! Instructions per MATH-style response of the batch driver, for callgrind (wall time on a shared
+//! machine is noise; retired instructions are not). The 800 Qwen2.5-Math responses of
+//! `data/answer_check/qwen25math_math_cot_100_graded.jsonl`, `REPEATS` times over, checked on a
+//! pool of `THREADS` threads exactly as `check_batch` does (chunks, `check_range`):
+//!
+//! ```text
+//! cargo bench --bench math_instructions --no-run     # prints the binary's path
+//! valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out BIN 20 1
+//! valgrind --tool=callgrind --callgrind-out-file=/tmp/cg0.out BIN 0 1
+//! ```
+//!
+//! (Ir of the first) − (Ir of the second), over 800 × REPEATS, is the cost per response in the
+//! checking threads; `callgrind_annotate /tmp/cg.out` shows where it goes. Run without valgrind it
+//! prints the rate (noisy on a shared machine). `cargo bench` runs it with no arguments: 2 repeats.
+use std::time::Instant;
+
+// The extension's allocator (rust/lib.rs, feature "python"): allocation is part of the count.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use _core::batch::{check_range, chunks, pool};
+use _core::check::{CheckOptions, Input};
+use _core::column::Texts;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let repeats: usize = args.first().map_or(2, |a| a.parse().expect("REPEATS"));
+    let threads: usize = args.get(1).map_or(1, |a| a.parse().expect("THREADS"));
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/answer_check/qwen25math_math_cot_100_graded.jsonl"
+    ))
+    .expect("bundled MATH data");
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON"))
+        .collect();
+    let field = |r: &serde_json::Value, k: &str| Input::Text(r[k].as_str().unwrap_or("").into());
+    let mut resp = Vec::with_capacity(rows.len() * repeats);
+    let mut gold = Vec::with_capacity(rows.len() * repeats);
+    for _ in 0..repeats {
+        for r in &rows {
+            resp.push(field(r, "response"));
+            gold.push(field(r, "gold"));
+        }
+    }
+    let opts = CheckOptions::default();
+    let p = pool(Some(threads)).expect("a pool");
+    let (r, g) = (Texts::Inputs(&resp), Texts::Inputs(&gold));
+    let t = Instant::now();
+    let mut correct = 0;
+    for range in chunks(r, g, threads) {
+        correct += check_range(r, g, range, None, &opts, &p)
+            .iter()
+            .filter(|v| v.correct)
+            .count();
+    }
+    let dt = t.elapsed().as_secs_f64();
+    if !resp.is_empty() {
+        println!(
+            "{} responses on {threads} thread(s): {correct} correct, {:.0} responses/s",
+            resp.len(),
+            resp.len() as f64 / dt
+        );
+    }
+}
