@@ -14,7 +14,9 @@
 //! prints the rate (noisy on a shared machine). `cargo bench` runs it with no arguments: 2 repeats.
 use std::time::Instant;
 
-// The extension's allocator (rust/lib.rs, feature "python"): allocation is part of the count.
+// The extension's allocator (rust/lib.rs installs it with feature "python"): allocation is part
+// of the count.
+#[cfg(not(feature = "python"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
