@@ -283,212 +283,126 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
     (is_word_is && (k + 2 == b.len() || !is_word(b[k + 2]))).then_some(k + 2)
 }
 
-/// Anchor ends from the last to the first, found lazily by scanning backwards: the answer is
-/// nearly always near the end, so most responses are decided after a few dozen bytes. Yields
-/// exactly the ends of `anchor_ends` (checked by a property test), in reverse.
+/// Anchor ends from the last to the first. Yields exactly the ends of the anchor regex's matches
+/// (checked by a property test), in reverse.
 ///
-/// The English anchors (`answer`, `####`) are found with `memrchr3`. The anchors of other languages
-/// are looked for only once the text from an English anchor to the end is known to hold one of
-/// their fragments ([`other_language_anchor_possible`]); that check covers each byte once, and only
-/// the part of the text the scan has reached.
-pub(super) struct AnchorsBackward<'a> {
-    b: &'a [u8],
-    /// Bytes before this offset are still to be scanned.
-    upto: usize,
-    pending_hash: Vec<usize>,
-    /// Only `answer` and `####` are looked for: no fragment of another language's anchor starts at
-    /// or after `clean_from`.
-    english_only: bool,
-    clean_from: usize,
+/// Every anchor phrase holds a fragment: `answer`, `####`, `pons` (réponse), `pues` (respuesta),
+/// `twor` (Antwort), `答`, `твет`/`ТВЕТ` (ответ). One multi-pattern search over the response (SIMD,
+/// [`fragments`]) finds them; an anchor is then looked for only where a fragment puts its start.
+/// Most responses hold none, so the usual cost is that one pass, not a stop at every `w` of the
+/// prose as a byte scan for `answer` made.
+pub(super) struct AnchorsBackward {
+    /// The ends still to yield, the next one last.
+    ends: Vec<usize>,
 }
 
-/// The bytes [`other_language_anchor_possible`] looks at: 1 for p, P, w, W (Latin fragments), 2 for
-/// the lead bytes of 答, т and Т.
-const FRAGMENT_BYTE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'p' as usize] = 1;
-    t[b'P' as usize] = 1;
-    t[b'w' as usize] = 1;
-    t[b'W' as usize] = 1;
-    t["答".as_bytes()[0] as usize] = 2;
-    t["т".as_bytes()[0] as usize] = 2;
-    t["Т".as_bytes()[0] as usize] = 2;
-    t
-};
+/// The anchor fragments, in the case-folded form [`fold`] gives, searched for in a folded copy of
+/// the text.
+const FRAGMENTS: [&str; 8] = [
+    "answer", "####", "pons", "pues", "twor", "答", "твет", "ТВЕТ",
+];
 
-/// Fragments that every anchor of another language than English holds (ASCII ones in any case):
-/// "pons" (réponse), "pues" (respuesta), "twor" (Antwort), 答, твет, ТВЕТ. Does one start in
-/// `b[from..to]`? Found from their rarer bytes (p, w and the lead bytes) with SIMD searches.
-fn other_language_anchor_possible(b: &[u8], from: usize, to: usize) -> bool {
-    let folded =
-        |k: usize, w: &[u8]| k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w);
-    let latin = |k: usize| {
-        let i = from + k;
-        match b[i] {
-            b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
-            _ => i >= 1 && folded(i - 1, b"twor"),
-        }
-    };
-    let region = &b[from..to];
-    let cjk = |k: usize| {
-        ["答", "твет", "ТВЕТ"]
-            .iter()
-            .any(|w| b[from + k..].starts_with(w.as_bytes()))
-    };
-    // The region is usually the short rest of a line after an English anchor, where one plain
-    // pass costs less than setting up three SIMD searches; the same test at every byte.
-    if region.len() < 64 {
-        return region
-            .iter()
-            .enumerate()
-            .any(|(k, &c)| match FRAGMENT_BYTE[c as usize] {
-                1 => latin(k),
-                2 => cjk(k),
-                _ => false,
-            });
-    }
-    latin_fragment_in(b, from, to)
-        || memchr::memchr3_iter(
-            "答".as_bytes()[0],
-            "т".as_bytes()[0],
-            "Т".as_bytes()[0],
-            region,
-        )
-        .any(cjk)
+/// Bit 5 set on every byte: maps the two cases of an ASCII letter, and no other ASCII byte, to the
+/// lower-case letter. Applied to the text and to the fragments alike, so every case-insensitive
+/// occurrence is found; what else it finds is ruled out by the check at the original bytes.
+fn fold(c: u8) -> u8 {
+    c | 0x20
 }
 
-/// Does "pons" or "pues" start, or the 'w' of "twor" lie, in `b[from..to]` (ASCII case ignored)?
-/// Searched for as whole fragments in a copy with bit 5 set (`c | 0x20`): that maps exactly the
-/// two cases of a letter, and no other byte, to the lower-case letter. Searching for their p and
-/// w stopped at every p and w of English prose.
-fn latin_fragment_in(b: &[u8], from: usize, to: usize) -> bool {
-    use memchr::memmem::Finder;
+fn fragments() -> &'static aho_corasick::AhoCorasick {
     use std::sync::LazyLock;
-    static PONS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"pons"));
-    static PUES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"pues"));
-    static TWOR: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"twor"));
-    thread_local! {
-        static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    let (lo, hi) = (from.saturating_sub(1), (to + 3).min(b.len()));
-    FOLDED.with(|buf| {
-        let mut f = buf.borrow_mut();
-        f.clear();
-        f.extend(b[lo..hi].iter().map(|&c| c | 0x20));
-        let starts = |finder: &Finder<'_>, first: usize| {
-            finder
-                .find_iter(&f)
-                .any(|k| (from..to).contains(&(lo + k + first)))
-        };
-        starts(&PONS, 0) || starts(&PUES, 0) || starts(&TWOR, 1)
-    })
+    static AC: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+        let folded = FRAGMENTS.map(|f| f.bytes().map(fold).collect::<Vec<u8>>());
+        // Leftmost-first: no two fragments start at one byte, so each search gives the next start.
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(folded)
+            .expect("static patterns")
+    });
+    &AC
 }
 
-impl<'a> AnchorsBackward<'a> {
-    pub(super) fn new(b: &'a [u8]) -> Self {
-        AnchorsBackward {
-            b,
-            upto: b.len(),
-            pending_hash: Vec::new(),
-            english_only: true,
-            clean_from: b.len(),
+/// Where an anchor may start, given a fragment (`FRAGMENTS[pattern]`) found at `s`: "answer", 答
+/// and "####" start it; "twor" lies two bytes into "antwort" (and after "die\s+"); "pons" two or
+/// three bytes into "reponse"/"réponse"; "pues" three into "respuesta"; "твет" two into "ответ".
+fn starts_for(b: &[u8], pattern: usize, s: usize, out: &mut Vec<usize>) {
+    let back = |k: usize| s.checked_sub(k);
+    match pattern {
+        0 | 1 | 5 => out.push(s),
+        2 => out.extend([back(2), back(3)].into_iter().flatten()),
+        3 => out.extend(back(3)),
+        4 => {
+            if let Some(a) = back(2) {
+                out.push(a);
+                let mut k = a;
+                while k > 0 && is_regex_space(b[k - 1]) {
+                    k -= 1;
+                }
+                if k < a && k >= 3 {
+                    out.push(k - 3);
+                }
+            }
         }
-    }
-
-    /// The ends of the "####" matches in a run of `run` (at least 4) '#' from `start`, last first:
-    /// the last is returned, the others wait in `pending_hash` (empty here). A lone "####", the
-    /// usual run, needs no list.
-    fn hash_ends(&mut self, start: usize, run: usize) -> Option<usize> {
-        if run < 8 {
-            return Some(start + 4);
-        }
-        self.pending_hash = (1..=run / 4).map(|k| start + 4 * k).collect();
-        self.pending_hash.pop()
-    }
-
-    /// May an anchor of another language start in `[from, clean_from)`? If so, switch to the full
-    /// scan from `clean_from` (everything after it is clean and its anchors were yielded);
-    /// otherwise the region is clean.
-    fn switch_if_needed(&mut self, from: usize) -> bool {
-        // Every such anchor has the byte its fragment is found from (p, w, a lead byte) at or after
-        // its start, and the check reads past the region's ends: a clean `[from, len)` means no
-        // anchor of another language starts at or after `from`.
-        let from = from.min(self.clean_from);
-        if other_language_anchor_possible(self.b, from, self.clean_from) {
-            self.english_only = false;
-            self.upto = self.clean_from;
-            self.pending_hash.clear();
-            true
-        } else {
-            self.clean_from = from;
-            false
-        }
+        _ => out.extend(back(2)),
     }
 }
 
-impl Iterator for AnchorsBackward<'_> {
+impl AnchorsBackward {
+    pub(super) fn new(b: &[u8]) -> Self {
+        thread_local! {
+            static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut starts = Vec::new();
+        FOLDED.with(|buf| {
+            let mut f = buf.borrow_mut();
+            f.clear();
+            f.extend(b.iter().map(|&c| fold(c)));
+            // Every occurrence, overlapping ones too (in a run of '#'): each search starts one byte
+            // after the last match's start. Not `find_overlapping_iter`, which goes byte by byte
+            // without the SIMD prefilter.
+            let mut at = 0;
+            while let Some(m) = fragments().find(aho_corasick::Input::new(f.as_slice()).range(at..))
+            {
+                starts_for(b, m.pattern().as_usize(), m.start(), &mut starts);
+                at = m.start() + 1;
+            }
+        });
+        if starts.is_empty() {
+            return AnchorsBackward { ends: Vec::new() };
+        }
+        starts.retain(|&i| ANCHOR_START[b[i] as usize]);
+        starts.sort_unstable();
+        starts.dedup();
+        // Ends in the order of the starts, as a scan from the end meets them; a run of '#' gives
+        // the ends of the forward scan's non-overlapping "####" matches, start+4, start+8, ...
+        let mut ends = Vec::with_capacity(starts.len());
+        let mut k = starts.len();
+        while k > 0 {
+            k -= 1;
+            let i = starts[k];
+            if b[i] == b'#' {
+                let run_start = hash_run_start(b, i);
+                let run_end = i + b[i..].iter().take_while(|&&c| c == b'#').count();
+                // Every '#' start of this run was found: skip the others.
+                while k > 0 && starts[k - 1] >= run_start {
+                    k -= 1;
+                }
+                let run = run_end - run_start;
+                ends.extend((1..=run / 4).rev().map(|q| run_start + 4 * q));
+            } else if let Some(e) = anchor_end_at(b, i) {
+                ends.push(e);
+            }
+        }
+        ends.reverse();
+        AnchorsBackward { ends }
+    }
+}
+
+impl Iterator for AnchorsBackward {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {
-        if let Some(e) = self.pending_hash.pop() {
-            return Some(e);
-        }
-        let b = self.b;
-        while self.english_only {
-            // "answer" is looked for from its 'w' (offset 3), a rarer letter than its 'a': fewer
-            // stops in English prose, the same anchors in the same order (no '#' can lie
-            // between an anchor's 'a' and its 'w').
-            let Some(i) = memchr::memrchr3(b'w', b'W', b'#', &b[..self.upto]) else {
-                if self.switch_if_needed(0) {
-                    break;
-                }
-                self.upto = 0;
-                return None;
-            };
-            if b[i] == b'#' {
-                // A run of '#': the forward scan's non-overlapping "####" matches end at
-                // start+4, start+8, ...
-                let start = hash_run_start(b, i);
-                let run = i + 1 - start;
-                self.upto = start;
-                if run >= 4 {
-                    if self.switch_if_needed(start) {
-                        break;
-                    }
-                    return self.hash_ends(start, run);
-                }
-                continue;
-            }
-            self.upto = i;
-            if i >= 3 {
-                if let Some(e) = answer_anchor_end(b, i - 3) {
-                    self.upto = i - 3;
-                    if self.switch_if_needed(i - 3) {
-                        break;
-                    }
-                    return Some(e);
-                }
-            }
-        }
-        while self.upto > 0 {
-            let i = b[..self.upto]
-                .iter()
-                .rposition(|&c| ANCHOR_START[c as usize])?;
-            if b[i] == b'#' {
-                let start = hash_run_start(b, i);
-                let run = i + 1 - start;
-                self.upto = start;
-                if run >= 4 {
-                    return self.hash_ends(start, run);
-                }
-                continue;
-            }
-            self.upto = i;
-            if let Some(e) = anchor_end_at(b, i) {
-                return Some(e);
-            }
-        }
-        None
+        self.ends.pop()
     }
 }
 
@@ -520,37 +434,25 @@ mod tests {
         })
     }
 
-    /// `other_language_anchor_possible` by its short-region path, at every byte.
-    fn fragment_by_bytes(b: &[u8], from: usize, to: usize) -> bool {
-        (from..to).any(|i| {
-            let folded = |k: usize, w: &[u8]| {
-                k + w.len() <= b.len() && b[k..k + w.len()].eq_ignore_ascii_case(w)
-            };
-            match b[i] {
-                b'p' | b'P' => folded(i + 1, b"ons") || folded(i + 1, b"ues"),
-                b'w' | b'W' => i >= 1 && folded(i - 1, b"twor"),
-                _ => ["答", "твет", "ТВЕТ"]
-                    .iter()
-                    .any(|w| b[i..].starts_with(w.as_bytes())),
-            }
-        })
+    proptest::proptest! {
+        /// Mixed case, bytes that fold onto a fragment's ('\u{3}' onto '#', '@' onto '`', 'Ð' onto
+        /// the lead byte of т), fragments cut short and anchors in every language.
+        #[test]
+        fn the_fragment_search_finds_every_anchor(t in "(AnSwEr|aNSWER|answ|nswer|AntWort|ANTWORT|DIE|die\\s{1,2}|dIe|twor|TWOR|tw|PONS|pons|pues|PuEs|rÉponse|RéPONSE|rEpOnSe|respuesta|RESPUESTA|答|答案|答え|твет|ТВЕТ|ответ|Ответ|ОТВЕТ|о|Ð|\u{3}|#|@|`| is| IS|:|：|x|\\s){0,40}") {
+            let mut fwd = anchor_ends(&t);
+            fwd.reverse();
+            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+            proptest::prop_assert_eq!(fwd, back);
+        }
     }
 
-    proptest::proptest! {
-        #[test]
-        fn the_fragment_search_equals_the_byte_test(
-            t in "(pons|PoNs|pues|PUES|twor|TWor|tw|or|p|w|t|答|твет|ТВЕТ|x|é|@|P|W| ){0,80}",
-            a in 0usize..200,
-            c in 0usize..200,
-        ) {
-            let b = t.as_bytes();
-            let (from, to) = (a.min(b.len()), c.min(b.len()));
-            let (from, to) = (from.min(to), from.max(to));
-            proptest::prop_assert_eq!(
-                other_language_anchor_possible(b, from, to),
-                fragment_by_bytes(b, from, to)
-            );
-        }
+    #[test]
+    fn a_response_without_a_fragment_has_no_anchor() {
+        let t = "We want the width w, so we write w = 2 and know what we were shown.";
+        assert_eq!(AnchorsBackward::new(t.as_bytes()).count(), 0);
+        // Folded look-alikes of '#' and of "answer" are checked at the original bytes.
+        let t = "\u{3}\u{3}\u{3}\u{3} 1 ANSWER\u{3}: 2";
+        assert_eq!(AnchorsBackward::new(t.as_bytes()).count(), 0);
     }
 
     #[test]
