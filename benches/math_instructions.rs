@@ -1,7 +1,7 @@
 //! Instructions per MATH-style response of the batch driver, for callgrind (wall time on a shared
 //! machine is noise; retired instructions are not). The 800 Qwen2.5-Math responses of
 //! `data/answer_check/qwen25math_math_cot_100_graded.jsonl`, `REPEATS` times over, checked on a
-//! pool of `THREADS` threads exactly as `check_batch` does (chunks, `check_range`):
+//! pool of `THREADS` threads exactly as `check_batch` does (chunks, `check_range_columns`):
 //!
 //! ```text
 //! cargo bench --bench math_instructions --no-run     # prints the binary's path
@@ -20,7 +20,7 @@ use std::time::Instant;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use _core::batch::{check_range, chunks, pool};
+use _core::batch::{check_range_columns, chunks, pool};
 use _core::check::{CheckOptions, Input};
 use _core::column::Texts;
 
@@ -55,9 +55,10 @@ fn main() {
     let t = Instant::now();
     let mut correct = 0;
     for range in chunks(r, g, threads) {
-        correct += check_range(r, g, range, None, &opts, &p)
+        correct += check_range_columns(r, g, range, None, &opts, &p)
+            .correct
             .iter()
-            .filter(|v| v.correct)
+            .filter(|&&c| c == 1)
             .count();
     }
     let dt = t.elapsed().as_secs_f64();

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::check::{check_cells, CheckOptions, Input};
-use crate::column::Texts;
+use crate::column::{StringColumn, Texts};
 use crate::error::{Error, Result};
 use crate::verdict::{Kind, Verdict};
 
@@ -52,9 +52,9 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
 }
 
 /// Items per thread in one chunk of [`chunks`].
-const CHUNK_ITEMS_PER_THREAD: usize = 4096;
+const CHUNK_ITEMS_PER_THREAD: usize = 32_768;
 /// Input bytes (responses and golds) per thread in one chunk; work per item is linear in its size.
-const CHUNK_BYTES_PER_THREAD: usize = 2 << 20;
+const CHUNK_BYTES_PER_THREAD: usize = 16 << 20;
 
 /// Consecutive ranges covering `0..responses.len()`, each small enough to finish in well under a
 /// second on `threads` threads, so a caller can look for interrupts between them.
@@ -117,6 +117,118 @@ pub fn check_batch(
     ))
 }
 
+/// A batch's verdicts as columns, as the binding hands them to Python: one byte per item for
+/// `correct` (0/1), `reason` and `path` (their codes), the extracted answers as an Arrow string
+/// column, and the items only SymPy can decide, with their index (their entries are provisional).
+#[derive(Debug, PartialEq)]
+pub struct VerdictColumns {
+    pub correct: Vec<u8>,
+    pub reason: Vec<u8>,
+    pub path: Vec<u8>,
+    pub extracted: StringColumn,
+    pub pending: Vec<(usize, Verdict)>,
+}
+
+impl VerdictColumns {
+    pub fn with_capacity(n: usize, bytes: usize) -> Self {
+        VerdictColumns {
+            correct: Vec::with_capacity(n),
+            reason: Vec::with_capacity(n),
+            path: Vec::with_capacity(n),
+            extracted: StringColumn::with_capacity(n, bytes),
+            pending: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.correct.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.correct.is_empty()
+    }
+
+    /// Add the verdict of item `index` (of the whole batch).
+    pub fn push(&mut self, index: usize, v: Verdict) {
+        self.correct.push(u8::from(v.correct));
+        self.reason.push(v.reason as u8);
+        self.path.push(v.path as u8);
+        self.extracted.push(v.extracted.as_deref());
+        if v.sympy.is_some() {
+            self.pending.push((index, v));
+        }
+    }
+
+    /// Add the items of `other` after these.
+    pub fn append(&mut self, other: VerdictColumns) {
+        self.correct.extend_from_slice(&other.correct);
+        self.reason.extend_from_slice(&other.reason);
+        self.path.extend_from_slice(&other.path);
+        self.extracted.append(&other.extracted);
+        self.pending.extend(other.pending);
+    }
+}
+
+/// Items per task of [`check_range_columns`]: small enough to even out the threads' shares at the
+/// end of a chunk, large enough that a task's set-up is nothing beside its items.
+const ITEMS_PER_TASK: usize = 64;
+
+/// [`check_range`] with the verdicts built into columns by the threads that checked them: each
+/// task fills the columns of its items (their strings freed where they were made), and the tasks'
+/// columns are joined in order, a copy of bytes. The caller's thread then has no per-item work.
+pub fn check_range_columns(
+    responses: Texts<'_>,
+    golds: Texts<'_>,
+    range: Range<usize>,
+    kinds: Option<&[Kind]>,
+    opts: &CheckOptions,
+    pool: &ThreadPool,
+) -> VerdictColumns {
+    let start = range.start;
+    let tasks = range.len().div_ceil(ITEMS_PER_TASK);
+    let parts: Vec<VerdictColumns> = pool.install(|| {
+        (0..tasks)
+            .into_par_iter()
+            .map(|t| {
+                let lo = start + t * ITEMS_PER_TASK;
+                let hi = (lo + ITEMS_PER_TASK).min(range.end);
+                let mut part = VerdictColumns::with_capacity(hi - lo, 0);
+                for i in lo..hi {
+                    part.push(i, check_item(responses, golds, i, kinds, opts));
+                }
+                part
+            })
+            .collect()
+    });
+    let bytes = parts.iter().map(|p| p.extracted.data.len()).sum();
+    let mut out = VerdictColumns::with_capacity(range.len(), bytes);
+    for p in parts {
+        out.append(p);
+    }
+    out
+}
+
+/// Item `i`, with its own kind when `kinds` gives one.
+fn check_item(
+    responses: Texts<'_>,
+    golds: Texts<'_>,
+    i: usize,
+    kinds: Option<&[Kind]>,
+    opts: &CheckOptions,
+) -> Verdict {
+    let (r, g) = (responses.cell(i), golds.cell(i));
+    match kinds {
+        Some(k) if k[i] != opts.kind => {
+            let o = CheckOptions {
+                kind: k[i],
+                ..opts.clone()
+            };
+            check_cells(r, g, &o)
+        }
+        _ => check_cells(r, g, opts),
+    }
+}
+
 /// Check the pairs in `range` of two columns of equal length (see [`check_shapes`]) on `pool`;
 /// `kinds`, when given, has one entry per item of the whole columns.
 pub fn check_range(
@@ -130,20 +242,8 @@ pub fn check_range(
     pool.install(|| {
         range
             .into_par_iter()
-            .with_min_len(256)
-            .map(|i| {
-                let (r, g) = (responses.cell(i), golds.cell(i));
-                match kinds {
-                    Some(k) if k[i] != opts.kind => {
-                        let o = CheckOptions {
-                            kind: k[i],
-                            ..opts.clone()
-                        };
-                        check_cells(r, g, &o)
-                    }
-                    _ => check_cells(r, g, opts),
-                }
-            })
+            .with_min_len(32)
+            .map(|i| check_item(responses, golds, i, kinds, opts))
             .collect()
     })
 }
@@ -221,6 +321,43 @@ mod tests {
     }
 
     #[test]
+    fn columns_hold_the_verdicts_of_check_range() {
+        let resp: Vec<Input> = (0..1000)
+            .map(|i| match i % 9 {
+                0 => Input::Missing,
+                1 => Input::Text("The answer is: 0.428571".into()),
+                _ => Input::Text(format!("The answer is: {}.", i % 7)),
+            })
+            .collect();
+        let gold: Vec<Input> = (0..1000)
+            .map(|i| match i % 9 {
+                1 => Input::Text("\\frac{3}{7}".into()),
+                _ => Input::Text(format!("{}", i % 5)),
+            })
+            .collect();
+        let (r, g) = (Texts::Inputs(&resp), Texts::Inputs(&gold));
+        // The seed's LaTeX checker hands `0.428571` against `\frac{3}{7}` to SymPy.
+        let xwin = CheckOptions {
+            compat: crate::verdict::Compat::Xwin,
+            kind: Kind::Latex,
+            ..CheckOptions::default()
+        };
+        for (threads, opts) in [(1, CheckOptions::default()), (3, xwin)] {
+            let p = pool(Some(threads)).unwrap();
+            let verdicts = check_range(r, g, 100..1000, None, &opts, &p);
+            let cols = check_range_columns(r, g, 100..1000, None, &opts, &p);
+            let mut expected = VerdictColumns::with_capacity(0, 0);
+            for (i, v) in verdicts.into_iter().enumerate() {
+                expected.push(100 + i, v);
+            }
+            assert_eq!(cols, expected);
+            if opts.compat == crate::verdict::Compat::Xwin {
+                assert_eq!(cols.pending.len(), 100, "SymPy items keep their index");
+            }
+        }
+    }
+
+    #[test]
     fn length_mismatch_is_a_shape_error() {
         let p = pool(Some(1)).unwrap();
         let r = check_batch(&[Input::Missing], &[], None, &CheckOptions::default(), &p);
@@ -245,14 +382,13 @@ mod tests {
 
     #[test]
     fn chunks_cover_every_item_once_and_respect_both_budgets() {
-        let short: Vec<Input> = (0..10_000).map(|i| Input::Text(i.to_string())).collect();
+        let short: Vec<Input> = (0..70_000).map(|i| Input::Text(i.to_string())).collect();
         let ch = chunks(Texts::Inputs(&short), Texts::Inputs(&short), 2);
-        assert_eq!(ch.len(), 2); // 8192 items per chunk on 2 threads
-        assert_eq!((ch[0].clone(), ch[1].clone()), (0..8192, 8192..10_000));
-        let long: Vec<Input> = (0..10).map(|_| Input::Text("x".repeat(1 << 20))).collect();
-        let missing = vec![Input::Missing; 10];
-        let ch = chunks(Texts::Inputs(&long), Texts::Inputs(&missing), 1); // 2 MiB per chunk on 1 thread
-        assert_eq!(ch, vec![0..2, 2..4, 4..6, 6..8, 8..10]);
+        assert_eq!(ch, vec![0..65_536, 65_536..70_000]); // 32,768 items per thread
+        let long: Vec<Input> = (0..6).map(|_| Input::Text("x".repeat(4 << 20))).collect();
+        let missing = vec![Input::Missing; 6];
+        let ch = chunks(Texts::Inputs(&long), Texts::Inputs(&missing), 1); // 16 MiB per thread
+        assert_eq!(ch, vec![0..4, 4..6]);
         assert!(chunks(Texts::Inputs(&[]), Texts::Inputs(&[]), 4).is_empty());
         let mut next = 0;
         for r in chunks(Texts::Inputs(&short), Texts::Inputs(&short), 3) {

@@ -181,6 +181,29 @@ impl StringColumn {
         self.len() == 0
     }
 
+    /// Add the items of `other` after these.
+    pub fn append(&mut self, other: &StringColumn) {
+        let (base, shift) = (self.data.len() as i64, self.len() % 8);
+        self.data.extend_from_slice(&other.data);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        self.nulls += other.nulls;
+        if shift == 0 {
+            self.validity.extend_from_slice(&other.validity);
+        } else {
+            // Not on a byte boundary: each byte of `other` spans two of ours.
+            let first = self.len() - other.len();
+            for (k, n) in (first..self.len()).enumerate() {
+                if n % 8 == 0 {
+                    self.validity.push(0);
+                }
+                if other.validity[k / 8] & (1 << (k % 8)) != 0 {
+                    self.validity[n / 8] |= 1 << (n % 8);
+                }
+            }
+        }
+    }
+
     pub fn push(&mut self, s: Option<&str>) {
         let i = self.len();
         if i % 8 == 0 {
@@ -211,6 +234,27 @@ impl<'s> FromIterator<Option<&'s str>> for StringColumn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Columns joined at any points equal the column pushed item by item.
+        #[test]
+        fn appended_columns_equal_one_column(
+            items in proptest::collection::vec(proptest::option::of("[a-zé]{0,3}"), 0..40),
+            cuts in proptest::collection::vec(0usize..40, 0..5),
+        ) {
+            let whole: StringColumn = items.iter().map(Option::as_deref).collect();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(items.len())).collect();
+            cuts.push(0);
+            cuts.push(items.len());
+            cuts.sort_unstable();
+            let mut joined = StringColumn::with_capacity(0, 0);
+            for w in cuts.windows(2) {
+                let part: StringColumn = items[w[0]..w[1]].iter().map(Option::as_deref).collect();
+                joined.append(&part);
+            }
+            proptest::prop_assert_eq!(joined, whole);
+        }
+    }
 
     #[test]
     fn arrow_cells_read_in_place() {

@@ -175,6 +175,29 @@ def test_help_imports_no_sub_command():
     assert "score responses against reference answers" in done.stdout  # the list still has each HELP
 
 
+def test_a_batch_of_lists_imports_neither_numpy_nor_pyarrow():
+    # numpy's import starts OpenBLAS threads that spin on a core for about 0.1 s: a batch right
+    # after `import matheval_fast` would share its cores with them (issue 25). The arrays are made
+    # when first read, and behave as before (writable, bool/str dtypes).
+    code = (
+        "import sys\nimport matheval_fast as mf\n"
+        "r = mf.check_batch(['The answer is: 4.', 'So \\\\boxed{5}', None], ['4', '4', '1'])\n"
+        "print(sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))\n"
+        "print(len(r), r.verdict(1).reason, r.verdict(2).reason)\n"
+        "c = r.correct\nc[2] = True\n"
+        "print(c.dtype, c.tolist(), r.reason.tolist(), r.path.tolist(), r.extracted.tolist())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    imported, head, arrays = done.stdout.strip().splitlines()
+    assert imported == "[]"
+    assert head == "3 incorrect no_answer"
+    assert arrays == (
+        "bool [True, False, True] ['correct', 'incorrect', 'no_answer'] "
+        "['numeric', 'numeric', 'none'] ['4', '5', None]"
+    )
+
+
 # ---- judge summaries keep their keys ----
 
 

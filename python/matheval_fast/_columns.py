@@ -40,13 +40,15 @@ def text_column(arr: pa.Array) -> _core.TextColumn:
     )
 
 
-def string_array(buffers: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> pa.Array:
-    """The core's ``(offsets, data, validity, null_count)`` as a pyarrow ``large_string`` array."""
+def string_array(buffers: tuple[bytes, bytes, bytes, int]) -> pa.Array:
+    """The core's ``(offsets, data, validity, null_count)`` buffers (native-endian int64 offsets)
+    as a pyarrow ``large_string`` array, without a copy."""
     offsets, data, validity, nulls = buffers
+    offsets_buf = pa.py_buffer(offsets)
     return pa.Array.from_buffers(
         pa.large_string(),
-        len(offsets) - 1,
-        [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)],
+        offsets_buf.size // 8 - 1,
+        [pa.py_buffer(validity) if nulls else None, offsets_buf, pa.py_buffer(data)],
         null_count=nulls,
     )
 

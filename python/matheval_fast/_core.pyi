@@ -201,10 +201,10 @@ def check_batch(
     threads: int | None = None,
     finite_decimals: FiniteDecimals | None = None,
 ) -> tuple[
-    npt.NDArray[np.bool_],
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.uint8],
-    tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8], int],
+    bytearray,
+    bytearray,
+    bytearray,
+    tuple[bytes, bytes, bytes, int],
     list[tuple[int, SympyPending]],
 ]: ...
 def json_lines(

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
@@ -35,6 +34,7 @@ from matheval_fast._vocabulary import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
 
 __all__ = [
@@ -60,8 +60,6 @@ __all__ = [
 
 REASONS: tuple[str, ...] = _core.REASONS
 PATHS: tuple[str, ...] = _core.PATHS
-_REASON_ARRAY = np.array(REASONS)
-_PATH_ARRAY = np.array(PATHS)
 _REASON_CODE = {name: i for i, name in enumerate(REASONS)}
 
 #: Seconds one SymPy fallback comparison may take before the item is marked ``timeout``.
@@ -292,10 +290,17 @@ def latex_answer_check(
 
 class BatchResult:
     """Verdicts of a batch, one entry per response: ``correct`` (a bool numpy array), ``reason``,
-    ``extracted`` and ``path`` (numpy arrays, made on first use). :meth:`to_arrow` builds its table
-    from the core's own buffers, without a Python string per row."""
+    ``extracted`` and ``path`` (numpy arrays), each made on first use. :meth:`to_arrow` builds its
+    table from the core's own buffers, without a Python string per row.
+
+    The core hands over one byte per item; numpy is imported when an array is first read, not by
+    the batch: its import starts OpenBLAS threads that spin on a core for about a tenth of a
+    second, which a batch of Python lists right after ``import matheval_fast`` would share its
+    cores with."""
 
     __slots__ = (
+        "_correct",
+        "_correct_np",
         "_extracted_arr",
         "_extracted_build",
         "_extracted_np",
@@ -303,39 +308,50 @@ class BatchResult:
         "_path_np",
         "_reason_codes",
         "_reason_np",
-        "correct",
     )
 
     def __init__(
         self,
-        correct: np.ndarray,
-        reason_codes: np.ndarray,
+        correct: bytes | bytearray | np.ndarray,
+        reason_codes: bytes | bytearray | np.ndarray,
         extracted: pa.Array | Callable[[], pa.Array],
-        path_codes: np.ndarray,
+        path_codes: bytes | bytearray | np.ndarray,
     ) -> None:
-        self.correct = correct
+        self._correct = correct  # one byte (0/1) or bool per item
         self._reason_codes = reason_codes  # uint8 indexes into REASONS
         self._path_codes = path_codes  # uint8 indexes into PATHS
         # pyarrow large_string, or what builds it on first use: pyarrow takes 55 ms to import, and
         # a batch of Python lists whose caller reads only `correct` never needs it.
         self._extracted_arr: pa.Array | None = None if callable(extracted) else extracted
         self._extracted_build = extracted if callable(extracted) else None
+        self._correct_np: np.ndarray | None = None
         self._extracted_np: np.ndarray | None = None
         self._reason_np: np.ndarray | None = None
         self._path_np: np.ndarray | None = None
 
     @property
+    def correct(self) -> np.ndarray:
+        """Each item's verdict (numpy bool array)."""
+        if self._correct_np is None:
+            self._correct_np = _bytes_array(self._correct, "bool")
+        return self._correct_np
+
+    @property
     def reason(self) -> np.ndarray:
         """Each item's reason (numpy str array; names in :data:`REASONS`)."""
         if self._reason_np is None:
-            self._reason_np = _REASON_ARRAY[self._reason_codes]
+            import numpy as np
+
+            self._reason_np = np.array(REASONS)[_bytes_array(self._reason_codes, "uint8")]
         return self._reason_np
 
     @property
     def path(self) -> np.ndarray:
         """Each item's deciding path (numpy str array; names in :data:`PATHS`)."""
         if self._path_np is None:
-            self._path_np = _PATH_ARRAY[self._path_codes]
+            import numpy as np
+
+            self._path_np = np.array(PATHS)[_bytes_array(self._path_codes, "uint8")]
         return self._path_np
 
     @property
@@ -350,11 +366,13 @@ class BatchResult:
     def extracted(self) -> np.ndarray:
         """Each item's extracted answer (numpy object array of str or None)."""
         if self._extracted_np is None:
+            import numpy as np
+
             self._extracted_np = np.asarray(self._extracted.to_numpy(zero_copy_only=False), dtype=object)
         return self._extracted_np
 
     def __len__(self) -> int:
-        return len(self.correct)
+        return len(self._correct)
 
     def __repr__(self) -> str:
         return f"BatchResult(n={len(self)}, accuracy={self.accuracy:.4f})"
@@ -362,15 +380,15 @@ class BatchResult:
     @property
     def accuracy(self) -> float:
         """Fraction correct (NaN for an empty batch)."""
-        return float(self.correct.mean()) if len(self.correct) else float("nan")
+        return float(self.correct.mean()) if len(self) else float("nan")
 
     def verdict(self, i: int) -> Verdict:
         """Item ``i`` as a :class:`Verdict`."""
         return Verdict(
-            bool(self.correct[i]),
-            REASONS[self._reason_codes[i]],
+            bool(self._correct[i]),
+            REASONS[int(self._reason_codes[i])],
             self._extracted[i].as_py(),
-            PATHS[self._path_codes[i]],
+            PATHS[int(self._path_codes[i])],
         )
 
     def to_arrow(self) -> pa.Table:
@@ -381,7 +399,7 @@ class BatchResult:
 
         return pa.table(
             {
-                "correct": numeric_array(self.correct.astype(np.bool_)),
+                "correct": numeric_array(self.correct),
                 "reason": _names(REASONS, self._reason_codes),
                 "extracted": self._extracted.cast(pa.string()),
                 "path": _names(PATHS, self._path_codes),
@@ -402,14 +420,29 @@ def _extracted_array(buffers: list[Any]) -> pa.Array:
 _NAME_ARRAYS: dict[tuple[str, ...], pa.Array] = {}
 
 
-def _names(names: tuple[str, ...], codes: np.ndarray) -> pa.Array:
+def _names(names: tuple[str, ...], codes: bytes | bytearray | np.ndarray) -> pa.Array:
     """``names[codes]`` as an Arrow string array, built by Arrow's take (no Python strings)."""
     from matheval_fast._columns import numeric_array, strings
 
     arr = _NAME_ARRAYS.get(names)
     if arr is None:
         arr = _NAME_ARRAYS.setdefault(names, strings(names))
-    return arr.take(numeric_array(codes.astype(np.uint8)))
+    return arr.take(numeric_array(_bytes_array(codes, "uint8")))
+
+
+def _bytes_array(values: bytes | bytearray | np.ndarray, dtype: str) -> np.ndarray:
+    """One byte per item as a writable numpy array of ``dtype`` (``bool`` or ``uint8``)."""
+    import numpy as np
+
+    if isinstance(values, np.ndarray):
+        return values.astype(dtype, copy=False)
+    return np.frombuffer(bytearray(values) if isinstance(values, bytes) else values, dtype=dtype)
+
+
+def _is_ndarray(x: object) -> bool:
+    """Is ``x`` a numpy array? Asked without importing numpy: none exists before it is imported."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(x, np.ndarray)
 
 
 def _is_arrow(x: object) -> bool:
@@ -430,7 +463,7 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
         return [text_column(x.slice(i, chunk)) for i in range(0, len(x), chunk)] or [[]]
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of str, not a single {type(x).__name__}")
-    if isinstance(x, np.ndarray):
+    if _is_ndarray(x):
         if x.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
         x = x.tolist()
@@ -536,7 +569,7 @@ def check_batch(
             f"kinds must have one entry per response, got {len(kinds_list)} for {sum(rlen)}"
         )
     sp = _split_for(split, config)
-    if isinstance(golds, (list, tuple, np.ndarray)) or _is_arrow(golds):
+    if isinstance(golds, (list, tuple)) or _is_ndarray(golds) or _is_arrow(golds):
         _prewarm_sympy(golds, sum(glen))
     bar = progress_bar(sum(rlen), enabled=progress, desc="checking", unit="resp")
     parts = []
@@ -565,16 +598,14 @@ def check_batch(
     if len(parts) == 1:
         correct, reason, path, _, pending = parts[0][1]
     else:
-        correct = np.concatenate([p[1][0] for p in parts])
-        reason = np.concatenate([p[1][1] for p in parts])
-        path = np.concatenate([p[1][2] for p in parts])
+        correct = bytearray().join(p[1][0] for p in parts)
+        reason = bytearray().join(p[1][1] for p in parts)
+        path = bytearray().join(p[1][2] for p in parts)
         pending = []
         for off, p in parts:
             pending.extend((off + i, v) for i, v in p[4])
-    correct = np.array(correct, dtype=bool)
-    if pending:
-        reason = np.array(reason, dtype=np.uint8)
+    # One byte per item (bytearrays, changed in place); numpy arrays are made on first read.
     for (i, _), v in zip(pending, _settle([p for _, p in pending], timeout), strict=True):
-        correct[i] = v.correct
+        correct[i] = int(v.correct)
         reason[i] = _REASON_CODE[v.reason]
     return BatchResult(correct, reason, lambda: _extracted_array(buffers), path)

@@ -4,7 +4,7 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 use super::check::{auto_kind, options};
 use super::convert::{mode, type_name};
@@ -159,23 +159,27 @@ fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
 }
 
 type BatchOut<'py> = (
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
     ArrowStrings<'py>,
     Vec<(usize, Py<SympyPending>)>,
 );
 
-/// An Arrow large-string array's buffers: (offsets int64, data uint8, validity uint8, null count).
+/// An Arrow large-string array's buffers as bytes: (offsets, native-endian int64; data, UTF-8;
+/// validity bitmap; null count).
 type ArrowStrings<'py> = (
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
     usize,
 );
 
 /// Check many responses in parallel with the GIL released. Returns ``(correct, reason codes,
-/// path codes, extracted answers, pending)``: codes index ``REASONS`` and ``PATHS``; the
+/// path codes, extracted answers, pending)``: ``correct`` (0/1) and the codes are bytearrays, one
+/// byte per item (numpy is not needed, nor imported, for a batch of Python lists: its import
+/// starts OpenBLAS threads that spin on a core for a tenth of a second); codes index ``REASONS``
+/// and ``PATHS``; the
 /// extracted answers are an Arrow large-string array's buffers ``(offsets, data, validity,
 /// null_count)``, so no string object is made per row; ``pending``
 /// lists ``(index, SympyPending)`` for the items only SymPy can decide (their array entries are
@@ -227,31 +231,27 @@ fn check_batch<'py>(
     // Taken while attached: with the GIL held, no other thread can be inside the pool registry's
     // lock when this process forks.
     let pool = batch::pool(threads).map_err(to_pyerr)?;
-    let n = r.len();
-    let mut verdicts = Vec::with_capacity(n);
+    let mut out = batch::VerdictColumns::with_capacity(0, 0);
     // Chunks of well under a second with the GIL released, and a look for Ctrl-C between them.
     for range in batch::chunks(r, g, pool.current_num_threads()) {
-        let part = py.detach(|| batch::check_range(r, g, range, ks.as_deref(), &o, &pool));
-        verdicts.extend(part);
+        let part = py.detach(|| batch::check_range_columns(r, g, range, ks.as_deref(), &o, &pool));
+        if out.is_empty() {
+            out = part;
+        } else {
+            out.append(part);
+        }
         py.check_signals()?;
     }
-    let mut correct = Vec::with_capacity(n);
-    let mut reason = Vec::with_capacity(n);
-    let mut path = Vec::with_capacity(n);
-    let mut waiting = Vec::new();
-    let bytes = verdicts
-        .iter()
-        .map(|v| v.extracted.as_ref().map_or(0, String::len))
-        .sum();
-    let mut extracted = StringColumn::with_capacity(n, bytes);
-    for (i, v) in verdicts.into_iter().enumerate() {
-        correct.push(v.correct);
-        reason.push(v.reason as u8);
-        path.push(v.path as u8);
-        extracted.push(v.extracted.as_deref());
-        if v.sympy.is_some() {
-            waiting.push((i, Py::new(py, pending(v))?));
-        }
+    let batch::VerdictColumns {
+        correct,
+        reason,
+        path,
+        extracted,
+        pending: provisional,
+    } = out;
+    let mut waiting = Vec::with_capacity(provisional.len());
+    for (i, v) in provisional {
+        waiting.push((i, Py::new(py, pending(v))?));
     }
     let StringColumn {
         offsets,
@@ -259,14 +259,15 @@ fn check_batch<'py>(
         validity,
         nulls,
     } = extracted;
+    let offsets: Vec<u8> = offsets.iter().flat_map(|o| o.to_ne_bytes()).collect();
     Ok((
-        PyArray1::from_vec(py, correct),
-        PyArray1::from_vec(py, reason),
-        PyArray1::from_vec(py, path),
+        PyByteArray::new(py, &correct),
+        PyByteArray::new(py, &reason),
+        PyByteArray::new(py, &path),
         (
-            PyArray1::from_vec(py, offsets),
-            PyArray1::from_vec(py, data),
-            PyArray1::from_vec(py, validity),
+            PyBytes::new(py, &offsets),
+            PyBytes::new(py, &data),
+            PyBytes::new(py, &validity),
             nulls,
         ),
         waiting,
@@ -345,9 +346,18 @@ fn valid_slice<'a>(v: &'a Option<PyReadonlyArray1<'_, bool>>) -> PyResult<Option
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // numpy's C API is loaded on first use, by running Python code; loaded here, a Ctrl-C pending at
-    // the end of a batch cannot interrupt that import (which the numpy crate turns into a panic).
-    PyArray1::<u8>::zeros(m.py(), 0, false);
+    // numpy's C API is loaded on first use, by running Python code: loaded here when numpy is
+    // already imported (nothing then runs that a pending Ctrl-C could interrupt, which the numpy
+    // crate turns into a panic). Otherwise numpy is not imported for it: every function of ours
+    // that takes or returns numpy arrays is called by a module that imported numpy first.
+    let numpy_loaded = m
+        .py()
+        .import("sys")?
+        .getattr("modules")?
+        .contains("numpy")?;
+    if numpy_loaded {
+        PyArray1::<u8>::zeros(m.py(), 0, false);
+    }
     m.add_class::<TextColumn>()?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
     m.add_function(wrap_pyfunction!(json_lines, m)?)?;
