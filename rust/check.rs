@@ -129,68 +129,52 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
         Cell::Missing => return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None),
         Cell::BadUtf8 => return Verdict::with_reason(Reason::Error, DecidedBy::None, None),
     };
+    if opts.compat == Compat::Xwin {
+        // The seed's checkers take the gold as written.
+        let gold_norm = normalize_answer(gold);
+        let kind = match opts.kind {
+            Kind::Auto
+                if !gold_norm.contains('\\') && number::parse_number(&gold_norm).is_some() =>
+            {
+                Kind::Simple
+            }
+            Kind::Auto => Kind::Latex,
+            k => k,
+        };
+        return match kind {
+            Kind::Latex => xwin_latex(response, gold, Some(&opts.split), opts),
+            _ => xwin_simple(response, gold, opts),
+        };
+    }
+    // What the gold alone decides, made once per distinct gold on this thread (`crate::gold`).
+    let plan = crate::gold::gold_plan(gold, opts.kind);
     // A multiple-choice gold (`B`, `(D) Alina`): the response's choice letter decides, when it
     // names one (rust/choice.rs); otherwise the usual checkers run.
-    if opts.compat == Compat::Fixed && opts.kind != Kind::Simple {
-        if let Some(g) = choice::gold_letter(gold) {
-            let anchors_only = opts.extract_policy == ExtractPolicy::Strict;
-            if let Some(p) = choice::response_letter(response, g, anchors_only, &opts.split) {
-                let letter = char::from(p).to_string();
-                return Verdict::decided(p == g, DecidedBy::Literal, Some(letter));
-            }
+    if let Some(g) = plan.letter {
+        let anchors_only = opts.extract_policy == ExtractPolicy::Strict;
+        if let Some(p) = choice::response_letter(response, g, anchors_only, &opts.split) {
+            let letter = char::from(p).to_string();
+            return Verdict::decided(p == g, DecidedBy::Literal, Some(letter));
         }
     }
     // A gold given as a worked solution (MATH's `solution` field, GSM8K's `#### 18`) is reduced
     // by the gold rule every framework's metric agrees with (`crate::gold`): the last
     // box, the `####` line, a closing "The answer is" sentence; a solution with none of them has
     // no answer to compare with.
-    let gold = if opts.compat == Compat::Fixed {
-        let reduced = crate::gold::reduce_gold(gold);
-        if reduced.rule == crate::gold::GoldRule::Unreduced {
-            return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
-        }
-        reduced.answer
-    } else {
-        gold
+    let Some(g) = &plan.reduced else {
+        return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
     };
     // A gold that says the question has no answer (GSM-Plus's `None`): a response is right when
     // it says so too (`crate::declines`).
-    if opts.compat == Compat::Fixed && crate::declines::is_no_answer(gold) {
+    if g.no_answer {
         return no_answer_gold(response, opts);
     }
-    // Stray LaTeX at the ends of the gold (`185\`, `\left.9\right.`) is not part of its value.
-    let gold = if opts.compat == Compat::Fixed {
-        debris::strip_debris(gold)
-    } else {
-        gold
-    };
-    // The gold is normalised and parsed once, for `Kind::Auto` and the number checker alike.
-    let gold_norm = normalize_answer(gold);
-    let gold_num = if gold_norm.contains('\\') {
-        None
-    } else {
-        number::parse_number(&gold_norm)
-    };
     // `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`, `-0.5`,
     // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
-    // expressions) to the LaTeX checker.
-    let kind = match opts.kind {
-        // A clock time ("7 pm", "09:15") is not a number: the engine compares times of day.
-        Kind::Auto
-            if opts.compat == Compat::Fixed
-                && crate::scan::clock::clock_time(gold).is_some_and(|c| c.definite) =>
-        {
-            Kind::Latex
-        }
-        Kind::Auto if gold_num.is_some() => Kind::Simple,
-        Kind::Auto => Kind::Latex,
-        k => k,
-    };
-    match (opts.compat, kind) {
-        (Compat::Xwin, Kind::Latex) => xwin_latex(response, gold, Some(&opts.split), opts),
-        (Compat::Xwin, _) => xwin_simple(response, gold, opts),
-        (Compat::Fixed, Kind::Latex) => fixed_latex(response, gold, opts),
-        (Compat::Fixed, _) => fixed_simple_parsed(response, &gold_norm, gold_num, opts),
+    // expressions, clock times) to the LaTeX checker.
+    match g.kind {
+        Kind::Latex => fixed_latex(response, &g.answer, opts),
+        _ => fixed_simple_parsed(response, &g.normalized, g.number.clone(), opts),
     }
 }
 

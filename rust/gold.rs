@@ -205,6 +205,98 @@ fn strip_math_delimiters(s: &str) -> &str {
     s
 }
 
+/// What the fixed mode's checker reads from a gold before it looks at the response: the choice
+/// letter, the reduced answer (after the rule above and `strip_debris`), whether it says there is
+/// no answer, its normalized text, its value as one number, and the checker that compares with it.
+/// A pure function of the gold and the requested kind, made once per distinct gold on a thread
+/// ([`gold_plan`]): the samples of one problem share their gold, and a batch's items come to a
+/// thread in runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoldPlan {
+    /// The gold's choice letter (`B`, `(D) Alina`); only read when the kind is not `simple`.
+    pub letter: Option<u8>,
+    /// `None`: a worked solution without an answer (`unreduced`).
+    pub reduced: Option<ReducedGold>,
+}
+
+/// See [`GoldPlan`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReducedGold {
+    pub no_answer: bool,
+    /// The answer, stray LaTeX at its ends removed (`185\`, `\left.9\right.`).
+    pub answer: String,
+    pub normalized: String,
+    pub number: Option<crate::number::WrittenNumber>,
+    /// `Kind::Auto` resolved: `Simple` for a plain number, `Latex` for anything else (a clock
+    /// time too); an explicit kind as given.
+    pub kind: crate::verdict::Kind,
+}
+
+/// [`GoldPlan`] of `gold` for checks of `kind`, from this thread's last one when the gold is the
+/// same.
+pub fn gold_plan(gold: &str, kind: crate::verdict::Kind) -> std::rc::Rc<GoldPlan> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    type Last = Option<(String, crate::verdict::Kind, Rc<GoldPlan>)>;
+    thread_local! {
+        static LAST: RefCell<Last> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((g, k, plan)) = last.borrow().as_ref() {
+            if *k == kind && g == gold {
+                return Rc::clone(plan);
+            }
+        }
+        let plan = Rc::new(make_plan(gold, kind));
+        *last.borrow_mut() = Some((gold.to_string(), kind, Rc::clone(&plan)));
+        plan
+    })
+}
+
+fn make_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+    use crate::number::{normalize_answer, parse_number};
+    use crate::verdict::Kind;
+    let letter = if kind == Kind::Simple {
+        None
+    } else {
+        crate::choice::gold_letter(gold)
+    };
+    let reduced = reduce_gold(gold);
+    if reduced.rule == GoldRule::Unreduced {
+        return GoldPlan {
+            letter,
+            reduced: None,
+        };
+    }
+    let no_answer = crate::declines::is_no_answer(reduced.answer);
+    let answer = crate::scan::debris::strip_debris(reduced.answer);
+    let normalized = normalize_answer(answer).into_owned();
+    let number = if normalized.contains('\\') {
+        None
+    } else {
+        parse_number(&normalized)
+    };
+    let kind = match kind {
+        // A clock time ("7 pm", "09:15") is not a number: the engine compares times of day.
+        Kind::Auto if crate::scan::clock::clock_time(answer).is_some_and(|c| c.definite) => {
+            Kind::Latex
+        }
+        Kind::Auto if number.is_some() => Kind::Simple,
+        Kind::Auto => Kind::Latex,
+        k => k,
+    };
+    GoldPlan {
+        letter,
+        reduced: Some(ReducedGold {
+            no_answer,
+            answer: answer.to_string(),
+            normalized,
+            number,
+            kind,
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
