@@ -17,38 +17,50 @@ use crate::column::{StringColumn, Texts};
 use crate::error::{Error, Result};
 use crate::verdict::{Kind, Verdict};
 
-/// The shared pool and the id of the process that built it.
-static SHARED: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+/// The pools built so far, by thread count (0: all cores), and the id of the process that built
+/// them.
+static SHARED: Mutex<Option<(u32, Vec<SizedPool>)>> = Mutex::new(None);
 
-/// The pool for one batch call: `None` shares one pool of all cores (`RAYON_NUM_THREADS` is
-/// honoured) per process, rebuilt in a forked child; `Some(n)` builds a pool of `n` threads.
+/// A pool and its thread count (0: all cores).
+type SizedPool = (usize, Arc<ThreadPool>);
+
+/// Pools of this many sizes at most are kept; another size gets a pool for its call only.
+const KEPT_POOLS: usize = 8;
+
+/// The pool for one batch call: `None` is one pool of all cores (`RAYON_NUM_THREADS` is
+/// honoured), `Some(n)` one of `n` threads. Each size is built once per process and kept (a batch
+/// of 800 items takes about as long as starting two threads), and built anew in a forked child.
 pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     let build = |n: usize| {
         ThreadPoolBuilder::new()
             .num_threads(n)
             .thread_name(|i| format!("matheval-batch-{i}"))
             .build()
+            .map(Arc::new)
             .map_err(|e| Error::InvalidValue(format!("cannot start batch threads: {e}")))
     };
-    match threads {
-        Some(0) => Err(Error::InvalidValue("threads must be at least 1".into())),
-        Some(n) => build(n).map(Arc::new),
-        None => {
-            let pid = std::process::id();
-            let mut slot = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some((owner, shared)) = slot.as_ref() {
-                if *owner == pid {
-                    return Ok(Arc::clone(shared));
-                }
-            }
-            let fresh = Arc::new(build(0)?);
-            if let Some(inherited) = slot.replace((pid, Arc::clone(&fresh))) {
-                // The parent's pool: dropping it would wake threads this process does not have.
-                std::mem::forget(inherited);
-            }
-            Ok(fresh)
+    let size = match threads {
+        Some(0) => return Err(Error::InvalidValue("threads must be at least 1".into())),
+        Some(n) => n,
+        None => 0,
+    };
+    let pid = std::process::id();
+    let mut slot = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if slot.as_ref().is_some_and(|(owner, _)| *owner != pid) {
+        // The parent's pools: dropping them would wake threads this process does not have.
+        if let Some(inherited) = slot.take() {
+            std::mem::forget(inherited);
         }
     }
+    let (_, pools) = slot.get_or_insert_with(|| (pid, Vec::new()));
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == size) {
+        return Ok(Arc::clone(p));
+    }
+    let fresh = build(size)?;
+    if pools.len() < KEPT_POOLS {
+        pools.push((size, Arc::clone(&fresh)));
+    }
+    Ok(fresh)
 }
 
 /// Items per thread in one chunk of [`chunks`].
@@ -373,11 +385,14 @@ mod tests {
     }
 
     #[test]
-    fn zero_threads_is_an_error_and_the_shared_pool_is_reused() {
+    fn zero_threads_is_an_error_and_pools_are_reused() {
         assert!(matches!(pool(Some(0)), Err(Error::InvalidValue(_))));
         let (a, b) = (pool(None).unwrap(), pool(None).unwrap());
         assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &pool(Some(1)).unwrap()));
+        let one = pool(Some(1)).unwrap();
+        assert!(!Arc::ptr_eq(&a, &one));
+        assert!(Arc::ptr_eq(&one, &pool(Some(1)).unwrap()));
+        assert_eq!(one.current_num_threads(), 1);
     }
 
     #[test]

@@ -381,4 +381,45 @@ mod tests {
                  the argument for every value of n that we need to consider here.";
         assert_eq!(reduce(g).1, "unreduced");
     }
+    #[test]
+    fn a_gold_plan_is_the_same_made_fresh_or_reused() {
+        use crate::verdict::Kind;
+        let golds = [
+            "18",
+            "18",
+            "\\frac{1}{2}",
+            "B",
+            "None",
+            "7 pm",
+            "Solution: no answer here.",
+            "18",
+        ];
+        for kind in [Kind::Auto, Kind::Simple, Kind::Latex] {
+            for g in golds {
+                assert_eq!(*gold_plan(g, kind), make_plan(g, kind), "{g:?} {kind:?}");
+            }
+        }
+        let a = gold_plan("\\frac{1}{2}", Kind::Auto);
+        assert!(std::rc::Rc::ptr_eq(
+            &a,
+            &gold_plan("\\frac{1}{2}", Kind::Auto)
+        ));
+        assert!(!std::rc::Rc::ptr_eq(
+            &a,
+            &gold_plan("\\frac{1}{2}", Kind::Latex)
+        ));
+        assert_eq!(gold_plan("B", Kind::Auto).letter, Some(b'B'));
+        assert_eq!(gold_plan("B", Kind::Simple).letter, None);
+        assert_eq!(
+            gold_plan("7 pm", Kind::Auto).reduced.as_ref().unwrap().kind,
+            Kind::Latex
+        );
+        assert!(
+            gold_plan("None", Kind::Auto)
+                .reduced
+                .as_ref()
+                .unwrap()
+                .no_answer
+        );
+    }
 }

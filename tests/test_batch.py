@@ -23,10 +23,12 @@ GOLDS = [str(i % 89) for i in range(20_000)]
 ROWS = np.arange(3000 * 8, dtype=float).reshape(3000, 8) % 13
 
 
-def _work_in_child(seed: int) -> tuple[int, float]:
+def _work_in_child(seed: int) -> tuple[int, int, float]:
     r = mf.check_batch(RESPONSES[seed:], GOLDS[seed:])
+    # A pool of an explicit size is kept per process too (rust/batch.rs `pool`).
+    two = mf.check_batch(RESPONSES[seed:], GOLDS[seed:], threads=2)
     s = stats.siegel_tukey_batch(ROWS, ROWS[::-1] + seed)
-    return int(r.correct.sum()), float(np.nansum(s.pvalue))
+    return int(r.correct.sum()), int(two.correct.sum()), float(np.nansum(s.pvalue))
 
 
 @pytest.mark.timeout(120)
