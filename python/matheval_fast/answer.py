@@ -471,7 +471,9 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
         if not isinstance(x, Iterable):
             raise TypeError(f"{name} must be a sequence of str, got {type(x).__name__}")
         x = list(x)
-    return [x[i : i + chunk] for i in range(0, len(x), chunk)] or [[]]
+    if len(x) <= chunk:
+        return [x]  # one chunk: the sequence itself, not a copy
+    return [x[i : i + chunk] for i in range(0, len(x), chunk)]
 
 
 def warm_sympy(workers: int = 1) -> None:
