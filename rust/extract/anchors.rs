@@ -35,7 +35,8 @@ pub(super) fn uncovered_patterns(patterns: &[String], mut f: impl FnMut(&str)) {
     thread_local! {
         static SEEN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    if patterns.is_empty() {
+    // The seed's own phrases (the default `split`), every one covered: no thread-local lookup.
+    if patterns.is_empty() || patterns.iter().eq(SEED_PHRASES.iter()) {
         return;
     }
     SEEN.with(|seen| {
@@ -85,7 +86,8 @@ fn covered_by_regex(p: &str) -> bool {
 
 /// Does `text` start with an anchor phrase ("answer is", "The answer is", "The final answer is",
 /// "Answer:")? Such a gold is a sentence that states its answer ("answer is 0.75") and is reduced
-/// to it by extraction.
+/// to it by extraction. Read from the bytes (the grammar of [`anchor_regex`], which a test holds
+/// it to): compiling the regex cost a process's first batch about half a millisecond.
 pub fn starts_with_anchor(text: &str) -> bool {
     let t = text.trim_start();
     // Cheap test first (every gold passes here): the phrase starts with "answer" or "the".
@@ -94,12 +96,30 @@ pub fn starts_with_anchor(text: &str) -> bool {
     }
     let head: String = t.chars().take(48).collect();
     let lower = head.to_ascii_lowercase();
-    anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
-        m.as_bytes() != b"####"
-            && lower[..m.start()]
-                .split_whitespace()
-                .all(|w| ["the", "final", "correct"].contains(&w))
-    })
+    // Only the words "the", "final", "correct" may come before the anchor; none of them holds
+    // the start of one, so the first other word starts it, or one of those words does and an
+    // anchor that needs no word boundary follows it at once ("the答案:").
+    const ALLOWED: [&str; 3] = ["the", "final", "correct"];
+    let mut i = 0;
+    let word = loop {
+        let rest = &lower[i..];
+        i += rest.len() - rest.trim_start().len();
+        let rest = &lower[i..];
+        let word = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
+        if word.is_empty() {
+            return false;
+        }
+        if !ALLOWED.contains(&word) {
+            break word;
+        }
+        i += word.len();
+    };
+    let b = lower.as_bytes();
+    let anchor_at = |k: usize| k < b.len() && b[k] != b'#' && anchor_end_at(b, k).is_some();
+    anchor_at(i)
+        || ALLOWED
+            .iter()
+            .any(|w| word.starts_with(w) && anchor_at(i + w.len()))
 }
 
 fn is_word(b: u8) -> bool {
@@ -485,6 +505,30 @@ mod tests {
             fwd.reverse();
             let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
             proptest::prop_assert_eq!(fwd, back);
+        }
+    }
+
+    /// `starts_with_anchor` by the anchor regex: its first match, after nothing but "the",
+    /// "final", "correct".
+    fn starts_with_anchor_by_regex(text: &str) -> bool {
+        let t = text.trim_start();
+        if !t.starts_with(['a', 'A', 't', 'T']) {
+            return false;
+        }
+        let head: String = t.chars().take(48).collect();
+        let lower = head.to_ascii_lowercase();
+        anchor_regex().find(lower.as_bytes()).is_some_and(|m| {
+            m.as_bytes() != b"####"
+                && lower[..m.start()]
+                    .split_whitespace()
+                    .all(|w| ["the", "final", "correct"].contains(&w))
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn starts_with_anchor_equals_the_regex(t in "(\\s|the|The|THE|final|correct|answer|Answer|ANSWER|antwort|die|réponse|respuesta|答案|ответ|####|#| is|:|,|x|1|\u{a0}|the,|\\(){0,12}") {
+            proptest::prop_assert_eq!(starts_with_anchor(&t), starts_with_anchor_by_regex(&t));
         }
     }
 
