@@ -125,11 +125,11 @@ pub fn boxed_answer(text: &str) -> Option<String> {
     if boxes.is_empty() {
         return None;
     }
-    let mut run_start = 0;
-    for k in 1..boxes.len() {
-        if !joins(&text[boxes[k - 1].end..boxes[k].start]) {
-            run_start = k;
-        }
+    // The last run of boxes that join: from the end, as far as they join (each `joins` builds
+    // strings; a response that boxes every step has many boxes).
+    let mut run_start = boxes.len() - 1;
+    while run_start > 0 && joins(&text[boxes[run_start - 1].end..boxes[run_start].start]) {
+        run_start -= 1;
     }
     let parts: Vec<&str> = boxes[run_start..].iter().map(|b| b.content(text)).collect();
     Some(parts.join(", "))
@@ -166,6 +166,25 @@ pub(crate) fn joins(between: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        /// The last run of joined boxes, found from the end, is the one a pass from the start finds.
+        #[test]
+        fn the_last_run_from_the_end_is_the_last_run(t in "(\\\\boxed\\{[0-9x]\\}| and | or |, |;|\\\\text\\{ wait \\}| so | x = | ){0,12}") {
+            let boxes = find_boxes(&t);
+            let mut run_start = 0;
+            for k in 1..boxes.len() {
+                if !joins(&t[boxes[k - 1].end..boxes[k].start]) {
+                    run_start = k;
+                }
+            }
+            let expected = (!boxes.is_empty()).then(|| {
+                let parts: Vec<&str> = boxes[run_start..].iter().map(|b| b.content(&t)).collect();
+                parts.join(", ")
+            });
+            proptest::prop_assert_eq!(boxed_answer(&t), expected);
+        }
+    }
+
     use super::*;
     use proptest::prelude::*;
 
