@@ -27,30 +27,29 @@ const MAX_STEPS: usize = 4_000;
 
 /// Is `pred` the same answer as `gold`? (See [`super::equivalent`].)
 pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOutcome {
-    use crate::scan::debris::{strip_debris, unescape_doubled};
-    let (gold, pred) = (unescape_doubled(gold), unescape_doubled(pred));
-    let g_text = answer_text(strip_debris(&gold));
-    let p_text = answer_text(strip_debris(&pred));
-    let (gl, pl) = (literal_form(&g_text), literal_form(&p_text));
-    if !gl.is_empty() && gl == pl {
+    let popts = ParseOptions {
+        max_nodes: opts.max_nodes,
+        ..ParseOptions::default()
+    };
+    let gs = gold_side(gold, &popts);
+    let g_text = gs.text.as_str();
+    let p_text = answer_of(pred);
+    let pl = literal_form(&p_text);
+    if !gs.literal.is_empty() && gs.literal == pl {
         return EquivOutcome::decided(true, DecidedBy::Literal);
     }
     // Two plain words ("Yes" / "yes", "June" / "june") are text, not products of symbols: they
     // compare case-insensitively. Single letters and other short names keep their case (`X` is not
     // `x`), except the answers yes and no.
-    if let (Some(a), Some(b)) = (plain_word(&g_text), plain_word(&p_text)) {
-        return EquivOutcome::decided(a == b, DecidedBy::Literal);
+    if let (Some(a), Some(b)) = (gs.word.as_ref(), plain_word(&p_text)) {
+        return EquivOutcome::decided(*a == b, DecidedBy::Literal);
     }
     // A clock time is a time of day, never a ratio or a number: `09:15` = `09:15:00`, `21:15` =
     // `9:15 \text{P.M.}` (crate::scan::clock).
-    if let Some(equal) = crate::scan::clock::compare_clock(&g_text, &p_text) {
+    if let Some(equal) = crate::scan::clock::compare_clock(g_text, &p_text) {
         return EquivOutcome::decided(equal, DecidedBy::Literal);
     }
-    let popts = ParseOptions {
-        max_nodes: opts.max_nodes,
-        ..ParseOptions::default()
-    };
-    let g = latex::parse(&g_text, &popts);
+    let g = gs.parsed.get_or_init(|| latex::parse(g_text, &popts));
     let p = latex::parse(&p_text, &popts);
     let (g, p) = match (g, p) {
         (Ok(g), Ok(p)) => (g, p),
@@ -59,7 +58,7 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
             out.gold_parsed = g.is_ok();
             out.pred_parsed = p.is_ok();
             // The side that decides the reason: the gold when it failed, else the prediction.
-            out.over_budget = match (&g, &p) {
+            out.over_budget = match (g, &p) {
                 (Err(e), _) | (Ok(_), Err(e)) => latex::is_over_budget(e),
                 _ => false,
             };
@@ -72,16 +71,16 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
         stage: Stage::Literal,
         steps: 0,
     };
-    let mut r = cx.top(&g, &p);
+    let mut r = cx.top(g, &p);
     // A decimal comma (`1,5`, `0,111`) is a list to the parser; read it as a decimal when the
     // other side is a single number.
     if r != Equivalence::Equal {
         if let Some(alt) = decimal_comma(&p_text).and_then(|t| latex::parse(&t, &popts).ok()) {
-            if cx.top(&g, &alt) == Equivalence::Equal {
+            if cx.top(g, &alt) == Equivalence::Equal {
                 r = Equivalence::Equal;
             }
         }
-        if let Some(alt) = decimal_comma(&g_text).and_then(|t| latex::parse(&t, &popts).ok()) {
+        if let Some(alt) = decimal_comma(g_text).and_then(|t| latex::parse(&t, &popts).ok()) {
             if cx.top(&alt, &p) == Equivalence::Equal {
                 r = Equivalence::Equal;
             }
@@ -97,6 +96,50 @@ pub(super) fn equivalent(gold: &str, pred: &str, opts: &EquivOptions) -> EquivOu
             out
         }
     }
+}
+
+/// An answer as the comparison reads it: doubled backslashes undone, stray LaTeX at the ends
+/// removed, a box or `$...$` around it taken off.
+fn answer_of(s: &str) -> String {
+    use crate::scan::debris::{strip_debris, unescape_doubled};
+    answer_text(strip_debris(&unescape_doubled(s)))
+}
+
+/// The gold's side of [`equivalent`]: its text, literal form, plain word, and its parse (made
+/// when first needed).
+struct GoldSide {
+    text: String,
+    literal: String,
+    word: Option<String>,
+    parsed: std::cell::OnceCell<crate::error::Result<Expr>>,
+}
+
+/// [`GoldSide`] of `gold`, from this thread's last one when the gold (and the parse budget) is
+/// the same: the samples of a problem share their gold, and a batch's items come to a thread in
+/// runs.
+fn gold_side(gold: &str, popts: &ParseOptions) -> std::rc::Rc<GoldSide> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    type Last = Option<(String, ParseOptions, Rc<GoldSide>)>;
+    thread_local! {
+        static LAST: RefCell<Last> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((g, o, side)) = last.borrow().as_ref() {
+            if o == popts && g == gold {
+                return Rc::clone(side);
+            }
+        }
+        let text = answer_of(gold);
+        let side = Rc::new(GoldSide {
+            literal: literal_form(&text),
+            word: plain_word(&text),
+            parsed: std::cell::OnceCell::new(),
+            text,
+        });
+        *last.borrow_mut() = Some((gold.to_string(), popts.clone(), Rc::clone(&side)));
+        side
+    })
 }
 
 impl Ctx<'_> {

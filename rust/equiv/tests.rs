@@ -11,6 +11,27 @@ mod engine {
     }
 
     #[test]
+    fn the_gold_side_is_reused_only_for_the_same_gold_and_budget() {
+        let big = (1..=40).map(|k| format!("x^{{{k}}}")).collect::<Vec<_>>().join("+");
+        let small = EquivOptions {
+            max_nodes: 20,
+            ..EquivOptions::default()
+        };
+        // The same gold three times in a row on this thread, with budgets that decide differently.
+        assert_eq!(equivalent(&big, &big, &small).result, Equivalence::Equal); // literal
+        let over = equivalent(&big, &format!("{big}+0"), &small);
+        assert!(over.over_budget && !over.gold_parsed);
+        let fine = equivalent(&big, &format!("{big}+0"), &EquivOptions::default());
+        assert_eq!(fine.result, Equivalence::Equal);
+        // Alternating golds each give their own answer.
+        for _ in 0..3 {
+            assert_eq!(eq("\\frac{1}{2}", "0.5"), Equivalence::Equal);
+            assert_eq!(eq("\\frac{1}{3}", "0.5"), Equivalence::NotEqual);
+            assert_eq!(eq("yes", "Yes"), Equivalence::Equal);
+        }
+    }
+
+    #[test]
     fn numbers() {
         assert_eq!(eq("1000", "1,000"), Equivalence::Equal);
         assert_eq!(eq("1000", "1000.4"), Equivalence::NotEqual);
