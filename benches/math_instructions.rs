@@ -12,6 +12,9 @@
 //! (Ir of the first) − (Ir of the second), over 800 × REPEATS, is the cost per response in the
 //! checking threads; `callgrind_annotate /tmp/cg.out` shows where it goes. Run without valgrind it
 //! prints the rate (noisy on a shared machine). `cargo bench` runs it with no arguments: 2 repeats.
+//! A third argument `gsm8k` checks GSM8K-style responses instead, as `benches/compare_gsm8k.py`
+//! makes them: the 1,319 reference solutions of `data/answer_check/gsm8k_xwin.json` followed by
+//! "The answer is: <gold>." (per response: over 1,319 × REPEATS).
 use std::time::Instant;
 
 // The extension's allocator (rust/lib.rs installs it with feature "python"): allocation is part
@@ -31,24 +34,40 @@ fn main() {
         .collect();
     let repeats: usize = args.first().map_or(2, |a| a.parse().expect("REPEATS"));
     let threads: usize = args.get(1).map_or(1, |a| a.parse().expect("THREADS"));
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/answer_check/qwen25math_math_cot_100_graded.jsonl"
-    ))
-    .expect("bundled MATH data");
-    let rows: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("valid JSON"))
-        .collect();
-    // The 800 texts once; the batch's cells borrow them (as check_batch reads a Python list's str
-    // objects in place), so REPEATS adds no copying to the count.
-    let texts: Vec<(String, String)> = rows
-        .iter()
-        .map(|r| {
-            let field = |k: &str| r[k].as_str().unwrap_or("").to_string();
-            (field("response"), field("gold"))
-        })
-        .collect();
+    let texts: Vec<(String, String)> = if args.get(2).is_some_and(|a| a == "gsm8k") {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/answer_check/gsm8k_xwin.json"
+        ))
+        .expect("bundled GSM8K data");
+        let items: Vec<serde_json::Value> = serde_json::from_str(&text).expect("valid JSON");
+        items
+            .iter()
+            .map(|it| {
+                let field = |k: &str| it[k].as_str().unwrap_or("").to_string();
+                let answer = field("answer");
+                (
+                    format!("{}\nThe answer is: {answer}.", field("solution")),
+                    answer,
+                )
+            })
+            .collect()
+    } else {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/answer_check/qwen25math_math_cot_100_graded.jsonl"
+        ))
+        .expect("bundled MATH data");
+        // The 800 texts once; the batch's cells borrow them (as check_batch reads a Python list's
+        // str objects in place), so REPEATS adds no copying to the count.
+        text.lines()
+            .map(|l| {
+                let r: serde_json::Value = serde_json::from_str(l).expect("valid JSON");
+                let field = |k: &str| r[k].as_str().unwrap_or("").to_string();
+                (field("response"), field("gold"))
+            })
+            .collect()
+    };
     let mut resp = Vec::with_capacity(texts.len() * repeats);
     let mut gold = Vec::with_capacity(texts.len() * repeats);
     for _ in 0..repeats {
