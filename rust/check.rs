@@ -147,7 +147,11 @@ fn check_unguarded(response: Cell<'_>, gold: Cell<'_>, opts: &CheckOptions) -> V
         };
     }
     // What the gold alone decides, made once per distinct gold on this thread (`crate::gold`).
-    let plan = crate::gold::gold_plan(gold, opts.kind);
+    crate::gold::with_gold_plan(gold, opts.kind, |plan| check_fixed(response, plan, opts))
+}
+
+/// The fixed mode's check of a response against a gold's plan.
+fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions) -> Verdict {
     // A multiple-choice gold (`B`, `(D) Alina`): the response's choice letter decides, when it
     // names one (rust/choice.rs); otherwise the usual checkers run.
     if let Some(g) = plan.letter {

@@ -232,28 +232,96 @@ pub struct ReducedGold {
     pub kind: crate::verdict::Kind,
 }
 
-/// [`GoldPlan`] of `gold` for checks of `kind`, from this thread's last one when the gold is the
-/// same.
-pub fn gold_plan(gold: &str, kind: crate::verdict::Kind) -> std::rc::Rc<GoldPlan> {
+/// Calls `f` with the [`GoldPlan`] of `gold` for checks of `kind`: this thread's last one when
+/// the gold is the same, else made in place of it (its strings' room reused: nothing is
+/// allocated for the usual gold).
+pub fn with_gold_plan<R>(
+    gold: &str,
+    kind: crate::verdict::Kind,
+    f: impl FnOnce(&GoldPlan) -> R,
+) -> R {
     use std::cell::RefCell;
-    use std::rc::Rc;
-    type Last = Option<(String, crate::verdict::Kind, Rc<GoldPlan>)>;
+    /// The gold, the kind, and the plan; the kind is `None` while the plan is being made (a panic
+    /// then leaves no plan that a later gold could take for its own).
+    type Last = (String, Option<crate::verdict::Kind>, GoldPlan);
     thread_local! {
-        static LAST: RefCell<Last> = const { RefCell::new(None) };
+        static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
     }
     LAST.with(|last| {
-        if let Some((g, k, plan)) = last.borrow().as_ref() {
-            if *k == kind && g == gold {
-                return Rc::clone(plan);
+        // In use further up this thread's stack: a plan of its own.
+        let Ok(mut slot) = last.try_borrow_mut() else {
+            return f(&make_plan(gold, kind));
+        };
+        match &mut *slot {
+            Some((g, k, _)) if *k == Some(kind) && g == gold => {}
+            Some((g, k, plan)) => {
+                *k = None;
+                g.clear();
+                g.push_str(gold);
+                refill_plan(plan, gold, kind);
+                *k = Some(kind);
             }
+            None => *slot = Some((gold.to_string(), Some(kind), make_plan(gold, kind))),
         }
-        let plan = Rc::new(make_plan(gold, kind));
-        *last.borrow_mut() = Some((gold.to_string(), kind, Rc::clone(&plan)));
-        plan
+        let (_, _, plan) = slot.as_ref().expect("filled above");
+        f(plan)
     })
 }
 
+/// [`GoldPlan`] of `gold`, through this thread's cache (a copy).
+pub fn gold_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+    with_gold_plan(gold, kind, GoldPlan::clone)
+}
+
+/// `plan` made into [`make_plan`]'s plan of `gold`, in place.
+fn refill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
+    let (letter, parts) = plan_parts(gold, kind);
+    plan.letter = letter;
+    match (parts, &mut plan.reduced) {
+        (None, r) => *r = None,
+        (Some(p), Some(r)) => {
+            r.no_answer = p.no_answer;
+            r.answer.clear();
+            r.answer.push_str(p.answer);
+            r.normalized.clear();
+            r.normalized.push_str(&p.normalized);
+            r.number = p.number;
+            r.kind = p.kind;
+        }
+        (Some(p), r) => *r = Some(p.into_owned()),
+    }
+}
+
+/// [`ReducedGold`] borrowing from the gold.
+struct ReducedParts<'g> {
+    no_answer: bool,
+    answer: &'g str,
+    normalized: std::borrow::Cow<'g, str>,
+    number: Option<crate::number::WrittenNumber>,
+    kind: crate::verdict::Kind,
+}
+
+impl ReducedParts<'_> {
+    fn into_owned(self) -> ReducedGold {
+        ReducedGold {
+            no_answer: self.no_answer,
+            answer: self.answer.to_string(),
+            normalized: self.normalized.into_owned(),
+            number: self.number,
+            kind: self.kind,
+        }
+    }
+}
+
 fn make_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+    let (letter, parts) = plan_parts(gold, kind);
+    GoldPlan {
+        letter,
+        reduced: parts.map(ReducedParts::into_owned),
+    }
+}
+
+fn plan_parts(gold: &str, kind: crate::verdict::Kind) -> (Option<u8>, Option<ReducedParts<'_>>) {
     use crate::number::{normalize_answer, parse_number};
     use crate::verdict::Kind;
     let letter = if kind == Kind::Simple {
@@ -263,14 +331,11 @@ fn make_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
     };
     let reduced = reduce_gold(gold);
     if reduced.rule == GoldRule::Unreduced {
-        return GoldPlan {
-            letter,
-            reduced: None,
-        };
+        return (letter, None);
     }
     let no_answer = crate::declines::is_no_answer(reduced.answer);
     let answer = crate::scan::debris::strip_debris(reduced.answer);
-    let normalized = normalize_answer(answer).into_owned();
+    let normalized = normalize_answer(answer);
     let number = if normalized.contains('\\') {
         None
     } else {
@@ -285,16 +350,16 @@ fn make_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
         Kind::Auto => Kind::Latex,
         k => k,
     };
-    GoldPlan {
+    (
         letter,
-        reduced: Some(ReducedGold {
+        Some(ReducedParts {
             no_answer,
-            answer: answer.to_string(),
+            answer,
             normalized,
             number,
             kind,
         }),
-    }
+    )
 }
 
 #[cfg(test)]
@@ -396,18 +461,15 @@ mod tests {
         ];
         for kind in [Kind::Auto, Kind::Simple, Kind::Latex] {
             for g in golds {
-                assert_eq!(*gold_plan(g, kind), make_plan(g, kind), "{g:?} {kind:?}");
+                assert_eq!(gold_plan(g, kind), make_plan(g, kind), "{g:?} {kind:?}");
             }
         }
-        let a = gold_plan("\\frac{1}{2}", Kind::Auto);
-        assert!(std::rc::Rc::ptr_eq(
-            &a,
-            &gold_plan("\\frac{1}{2}", Kind::Auto)
-        ));
-        assert!(!std::rc::Rc::ptr_eq(
-            &a,
-            &gold_plan("\\frac{1}{2}", Kind::Latex)
-        ));
+        // Used further up the stack, the cache gives a plan of its own.
+        with_gold_plan("18", Kind::Auto, |outer| {
+            assert_eq!(*outer, make_plan("18", Kind::Auto));
+            assert_eq!(gold_plan("B", Kind::Auto), make_plan("B", Kind::Auto));
+            assert_eq!(*outer, make_plan("18", Kind::Auto));
+        });
         assert_eq!(gold_plan("B", Kind::Auto).letter, Some(b'B'));
         assert_eq!(gold_plan("B", Kind::Simple).letter, None);
         assert_eq!(
