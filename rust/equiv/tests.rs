@@ -12,7 +12,10 @@ mod engine {
 
     #[test]
     fn the_gold_side_is_reused_only_for_the_same_gold_and_budget() {
-        let big = (1..=40).map(|k| format!("x^{{{k}}}")).collect::<Vec<_>>().join("+");
+        let big = (1..=40)
+            .map(|k| format!("x^{{{k}}}"))
+            .collect::<Vec<_>>()
+            .join("+");
         let small = EquivOptions {
             max_nodes: 20,
             ..EquivOptions::default()
