@@ -165,20 +165,20 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     // by the gold rule every framework's metric agrees with (`crate::gold`): the last
     // box, the `####` line, a closing "The answer is" sentence; a solution with none of them has
     // no answer to compare with.
-    let Some(g) = &plan.reduced else {
+    if plan.unreduced {
         return Verdict::with_reason(Reason::GoldUnparseable, DecidedBy::None, None);
-    };
+    }
     // A gold that says the question has no answer (GSM-Plus's `None`): a response is right when
     // it says so too (`crate::declines`).
-    if g.no_answer {
+    if plan.no_answer {
         return no_answer_gold(response, opts);
     }
     // `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`, `-0.5`,
     // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
     // expressions, clock times) to the LaTeX checker.
-    match g.kind {
-        Kind::Latex => fixed_latex(response, &g.answer, opts),
-        _ => fixed_simple_parsed(response, &g.normalized, g.number.clone(), opts),
+    match plan.kind {
+        Kind::Latex => fixed_latex(response, &plan.answer, opts),
+        _ => fixed_simple_parsed(response, &plan.normalized, plan.number.clone(), opts),
     }
 }
 

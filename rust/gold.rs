@@ -209,19 +209,14 @@ fn strip_math_delimiters(s: &str) -> &str {
 /// letter, the reduced answer (after the rule above and `strip_debris`), whether it says there is
 /// no answer, its normalized text, its value as one number, and the checker that compares with it.
 /// A pure function of the gold and the requested kind, made once per distinct gold on a thread
-/// ([`gold_plan`]): the samples of one problem share their gold, and a batch's items come to a
-/// thread in runs.
-#[derive(Debug, Clone, PartialEq)]
+/// ([`with_gold_plan`]): the samples of one problem share their gold, and a batch's items come to
+/// a thread in runs.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GoldPlan {
     /// The gold's choice letter (`B`, `(D) Alina`); only read when the kind is not `simple`.
     pub letter: Option<u8>,
-    /// `None`: a worked solution without an answer (`unreduced`).
-    pub reduced: Option<ReducedGold>,
-}
-
-/// See [`GoldPlan`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReducedGold {
+    /// A worked solution without an answer (`unreduced`); the fields below are then empty.
+    pub unreduced: bool,
     pub no_answer: bool,
     /// The answer, stray LaTeX at its ends removed (`185\`, `\left.9\right.`).
     pub answer: String,
@@ -245,121 +240,62 @@ pub fn with_gold_plan<R>(
     /// then leaves no plan that a later gold could take for its own).
     type Last = (String, Option<crate::verdict::Kind>, GoldPlan);
     thread_local! {
-        static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+        static LAST: RefCell<Last> = RefCell::new((String::new(), None, GoldPlan::default()));
     }
     LAST.with(|last| {
         // In use further up this thread's stack: a plan of its own.
         let Ok(mut slot) = last.try_borrow_mut() else {
-            return f(&make_plan(gold, kind));
+            let mut plan = GoldPlan::default();
+            fill_plan(&mut plan, gold, kind);
+            return f(&plan);
         };
-        match &mut *slot {
-            Some((g, k, _)) if *k == Some(kind) && g == gold => {}
-            Some((g, k, plan)) => {
-                *k = None;
-                g.clear();
-                g.push_str(gold);
-                refill_plan(plan, gold, kind);
-                *k = Some(kind);
-            }
-            None => *slot = Some((gold.to_string(), Some(kind), make_plan(gold, kind))),
+        let (g, k, plan) = &mut *slot;
+        if *k != Some(kind) || g != gold {
+            *k = None;
+            g.clear();
+            g.push_str(gold);
+            fill_plan(plan, gold, kind);
+            *k = Some(kind);
         }
-        let (_, _, plan) = slot.as_ref().expect("filled above");
         f(plan)
     })
 }
 
-/// [`GoldPlan`] of `gold`, through this thread's cache (a copy).
-pub fn gold_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
-    with_gold_plan(gold, kind, GoldPlan::clone)
-}
-
-/// `plan` made into [`make_plan`]'s plan of `gold`, in place.
-fn refill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
-    let (letter, parts) = plan_parts(gold, kind);
-    plan.letter = letter;
-    match (parts, &mut plan.reduced) {
-        (None, r) => *r = None,
-        (Some(p), Some(r)) => {
-            r.no_answer = p.no_answer;
-            r.answer.clear();
-            r.answer.push_str(p.answer);
-            r.normalized.clear();
-            r.normalized.push_str(&p.normalized);
-            r.number = p.number;
-            r.kind = p.kind;
-        }
-        (Some(p), r) => *r = Some(p.into_owned()),
-    }
-}
-
-/// [`ReducedGold`] borrowing from the gold.
-struct ReducedParts<'g> {
-    no_answer: bool,
-    answer: &'g str,
-    normalized: std::borrow::Cow<'g, str>,
-    number: Option<crate::number::WrittenNumber>,
-    kind: crate::verdict::Kind,
-}
-
-impl ReducedParts<'_> {
-    fn into_owned(self) -> ReducedGold {
-        ReducedGold {
-            no_answer: self.no_answer,
-            answer: self.answer.to_string(),
-            normalized: self.normalized.into_owned(),
-            number: self.number,
-            kind: self.kind,
-        }
-    }
-}
-
-fn make_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
-    let (letter, parts) = plan_parts(gold, kind);
-    GoldPlan {
-        letter,
-        reduced: parts.map(ReducedParts::into_owned),
-    }
-}
-
-fn plan_parts(gold: &str, kind: crate::verdict::Kind) -> (Option<u8>, Option<ReducedParts<'_>>) {
+/// Make `plan` the plan of `gold` for checks of `kind`, in place.
+fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     use crate::number::{normalize_answer, parse_number};
     use crate::verdict::Kind;
-    let letter = if kind == Kind::Simple {
+    plan.letter = if kind == Kind::Simple {
         None
     } else {
         crate::choice::gold_letter(gold)
     };
+    plan.answer.clear();
+    plan.normalized.clear();
     let reduced = reduce_gold(gold);
-    if reduced.rule == GoldRule::Unreduced {
-        return (letter, None);
+    plan.unreduced = reduced.rule == GoldRule::Unreduced;
+    if plan.unreduced {
+        (plan.no_answer, plan.number, plan.kind) = (false, None, Kind::default());
+        return;
     }
-    let no_answer = crate::declines::is_no_answer(reduced.answer);
+    plan.no_answer = crate::declines::is_no_answer(reduced.answer);
     let answer = crate::scan::debris::strip_debris(reduced.answer);
-    let normalized = normalize_answer(answer);
-    let number = if normalized.contains('\\') {
+    plan.answer.push_str(answer);
+    plan.normalized.push_str(&normalize_answer(answer));
+    plan.number = if plan.normalized.contains('\\') {
         None
     } else {
-        parse_number(&normalized)
+        parse_number(&plan.normalized)
     };
-    let kind = match kind {
+    plan.kind = match kind {
         // A clock time ("7 pm", "09:15") is not a number: the engine compares times of day.
         Kind::Auto if crate::scan::clock::clock_time(answer).is_some_and(|c| c.definite) => {
             Kind::Latex
         }
-        Kind::Auto if number.is_some() => Kind::Simple,
+        Kind::Auto if plan.number.is_some() => Kind::Simple,
         Kind::Auto => Kind::Latex,
         k => k,
     };
-    (
-        letter,
-        Some(ReducedParts {
-            no_answer,
-            answer,
-            normalized,
-            number,
-            kind,
-        }),
-    )
 }
 
 #[cfg(test)]
@@ -446,6 +382,17 @@ mod tests {
                  the argument for every value of n that we need to consider here.";
         assert_eq!(reduce(g).1, "unreduced");
     }
+    /// The plan as made fresh, and through this thread's cache (a copy).
+    fn fresh(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+        let mut plan = GoldPlan::default();
+        fill_plan(&mut plan, gold, kind);
+        plan
+    }
+
+    fn gold_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+        with_gold_plan(gold, kind, GoldPlan::clone)
+    }
+
     #[test]
     fn a_gold_plan_is_the_same_made_fresh_or_reused() {
         use crate::verdict::Kind;
@@ -461,27 +408,18 @@ mod tests {
         ];
         for kind in [Kind::Auto, Kind::Simple, Kind::Latex] {
             for g in golds {
-                assert_eq!(gold_plan(g, kind), make_plan(g, kind), "{g:?} {kind:?}");
+                assert_eq!(gold_plan(g, kind), fresh(g, kind), "{g:?} {kind:?}");
             }
         }
         // Used further up the stack, the cache gives a plan of its own.
         with_gold_plan("18", Kind::Auto, |outer| {
-            assert_eq!(*outer, make_plan("18", Kind::Auto));
-            assert_eq!(gold_plan("B", Kind::Auto), make_plan("B", Kind::Auto));
-            assert_eq!(*outer, make_plan("18", Kind::Auto));
+            assert_eq!(*outer, fresh("18", Kind::Auto));
+            assert_eq!(gold_plan("B", Kind::Auto), fresh("B", Kind::Auto));
+            assert_eq!(*outer, fresh("18", Kind::Auto));
         });
         assert_eq!(gold_plan("B", Kind::Auto).letter, Some(b'B'));
         assert_eq!(gold_plan("B", Kind::Simple).letter, None);
-        assert_eq!(
-            gold_plan("7 pm", Kind::Auto).reduced.as_ref().unwrap().kind,
-            Kind::Latex
-        );
-        assert!(
-            gold_plan("None", Kind::Auto)
-                .reduced
-                .as_ref()
-                .unwrap()
-                .no_answer
-        );
+        assert_eq!(gold_plan("7 pm", Kind::Auto).kind, Kind::Latex);
+        assert!(gold_plan("None", Kind::Auto).no_answer);
     }
 }

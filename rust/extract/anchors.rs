@@ -1,7 +1,7 @@
 //! Anchor phrases: where a stated answer starts. The English anchors ("The answer is", "Answer:",
 //! "####") and those of French, Spanish, German, Chinese, Japanese and Russian, in one grammar
 //! (the regex [`anchor_regex`] and the byte scanner [`anchor_end_at`] agree); the configured
-//! patterns; [`AnchorsBackward`], the lazy scan from the end of a response.
+//! patterns; [`anchor_ends_last_first`], every anchor of a response from its end.
 
 use std::sync::OnceLock;
 
@@ -303,7 +303,7 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
     (is_word_is && (k + 2 == b.len() || !is_word(b[k + 2]))).then_some(k + 2)
 }
 
-/// Anchor ends from the last to the first. Yields exactly the ends of the anchor regex's matches
+/// Anchor ends from the last to the first: exactly the ends of the anchor regex's matches
 /// (checked by a property test), in reverse.
 ///
 /// Every anchor phrase holds a fragment: `answer`, `####`, `pons` (réponse), `pues` (respuesta),
@@ -311,9 +311,29 @@ fn answer_anchor_end(b: &[u8], i: usize) -> Option<usize> {
 /// [`fragments`]) finds them; an anchor is then looked for only where a fragment puts its start.
 /// Most responses hold none, so the usual cost is that one pass, not a stop at every `w` of the
 /// prose as a byte scan for `answer` made.
-pub(super) struct AnchorsBackward {
-    /// The ends still to yield, the next one last.
-    ends: Vec<usize>,
+pub(super) fn anchor_ends_last_first(b: &[u8]) -> Vec<usize> {
+    let starts = anchor_starts(b);
+    // Ends in the order of the starts, as a scan from the end meets them; a run of '#' gives the
+    // ends of the forward scan's non-overlapping "####" matches, start+4, start+8, ...
+    let mut ends = Vec::with_capacity(starts.len());
+    let mut k = starts.len();
+    while k > 0 {
+        k -= 1;
+        let i = starts[k];
+        if b[i] == b'#' {
+            let run_start = hash_run_start(b, i);
+            let run_end = i + b[i..].iter().take_while(|&&c| c == b'#').count();
+            // Every '#' start of this run was found: skip the others.
+            while k > 0 && starts[k - 1] >= run_start {
+                k -= 1;
+            }
+            let run = run_end - run_start;
+            ends.extend((1..=run / 4).rev().map(|q| run_start + 4 * q));
+        } else if let Some(e) = anchor_end_at(b, i) {
+            ends.push(e);
+        }
+    }
+    ends
 }
 
 /// The anchor fragments, in the case-folded form [`fold`] gives, searched for in a folded copy of
@@ -367,63 +387,29 @@ fn starts_for(b: &[u8], pattern: usize, s: usize, out: &mut Vec<usize>) {
     }
 }
 
-impl AnchorsBackward {
-    pub(super) fn new(b: &[u8]) -> Self {
-        thread_local! {
-            static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        let mut starts = Vec::new();
-        FOLDED.with(|buf| {
-            let mut f = buf.borrow_mut();
-            f.clear();
-            f.extend(b.iter().map(|&c| fold(c)));
-            // Every occurrence, overlapping ones too (in a run of '#'): each search starts one byte
-            // after the last match's start. Not `find_overlapping_iter`, which goes byte by byte
-            // without the SIMD prefilter.
-            let mut at = 0;
-            while let Some(m) = fragments().find(aho_corasick::Input::new(f.as_slice()).range(at..))
-            {
-                starts_for(b, m.pattern().as_usize(), m.start(), &mut starts);
-                at = m.start() + 1;
-            }
-        });
-        if starts.is_empty() {
-            return AnchorsBackward { ends: Vec::new() };
-        }
-        starts.retain(|&i| ANCHOR_START[b[i] as usize]);
-        starts.sort_unstable();
-        starts.dedup();
-        // Ends in the order of the starts, as a scan from the end meets them; a run of '#' gives
-        // the ends of the forward scan's non-overlapping "####" matches, start+4, start+8, ...
-        let mut ends = Vec::with_capacity(starts.len());
-        let mut k = starts.len();
-        while k > 0 {
-            k -= 1;
-            let i = starts[k];
-            if b[i] == b'#' {
-                let run_start = hash_run_start(b, i);
-                let run_end = i + b[i..].iter().take_while(|&&c| c == b'#').count();
-                // Every '#' start of this run was found: skip the others.
-                while k > 0 && starts[k - 1] >= run_start {
-                    k -= 1;
-                }
-                let run = run_end - run_start;
-                ends.extend((1..=run / 4).rev().map(|q| run_start + 4 * q));
-            } else if let Some(e) = anchor_end_at(b, i) {
-                ends.push(e);
-            }
-        }
-        ends.reverse();
-        AnchorsBackward { ends }
+/// Where an anchor may start (ascending, distinct): at the places the fragments put a start.
+fn anchor_starts(b: &[u8]) -> Vec<usize> {
+    thread_local! {
+        static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-}
-
-impl Iterator for AnchorsBackward {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        self.ends.pop()
-    }
+    let mut starts = Vec::new();
+    FOLDED.with(|buf| {
+        let mut f = buf.borrow_mut();
+        f.clear();
+        f.extend(b.iter().map(|&c| fold(c)));
+        // Every occurrence, overlapping ones too (in a run of '#'): each search starts one byte
+        // after the last match's start. Not `find_overlapping_iter`, which goes byte by byte
+        // without the SIMD prefilter.
+        let mut at = 0;
+        while let Some(m) = fragments().find(aho_corasick::Input::new(f.as_slice()).range(at..)) {
+            starts_for(b, m.pattern().as_usize(), m.start(), &mut starts);
+            at = m.start() + 1;
+        }
+    });
+    starts.retain(|&i| ANCHOR_START[b[i] as usize]);
+    starts.sort_unstable();
+    starts.dedup();
+    starts
 }
 
 #[cfg(test)]
@@ -461,7 +447,7 @@ mod tests {
         fn the_fragment_search_finds_every_anchor(t in "(AnSwEr|aNSWER|answ|nswer|AntWort|ANTWORT|DIE|die\\s{1,2}|dIe|twor|TWOR|tw|PONS|pons|pues|PuEs|rÉponse|RéPONSE|rEpOnSe|respuesta|RESPUESTA|答|答案|答え|твет|ТВЕТ|ответ|Ответ|ОТВЕТ|о|Ð|\u{3}|#|@|`| is| IS|:|：|x|\\s){0,40}") {
             let mut fwd = anchor_ends(&t);
             fwd.reverse();
-            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+            let back: Vec<usize> = anchor_ends_last_first(t.as_bytes());
             proptest::prop_assert_eq!(fwd, back);
         }
     }
@@ -469,10 +455,10 @@ mod tests {
     #[test]
     fn a_response_without_a_fragment_has_no_anchor() {
         let t = "We want the width w, so we write w = 2 and know what we were shown.";
-        assert_eq!(AnchorsBackward::new(t.as_bytes()).count(), 0);
+        assert_eq!(anchor_ends_last_first(t.as_bytes()).len(), 0);
         // Folded look-alikes of '#' and of "answer" are checked at the original bytes.
         let t = "\u{3}\u{3}\u{3}\u{3} 1 ANSWER\u{3}: 2";
-        assert_eq!(AnchorsBackward::new(t.as_bytes()).count(), 0);
+        assert_eq!(anchor_ends_last_first(t.as_bytes()).len(), 0);
     }
 
     #[test]
@@ -491,7 +477,7 @@ mod tests {
         // Found by the property test below (proptest-regressions/extract/anchors.txt): `\s` in the anchor
         // regex and in Python's `re` includes U+000B; the backward scan now agrees.
         let t = "answer\u{b} is\n";
-        let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+        let back: Vec<usize> = anchor_ends_last_first(t.as_bytes());
         assert_eq!(back, anchor_ends(t));
         assert_eq!(back, [10]);
         assert_eq!(ex("The answer\u{b}is: 42").as_deref(), Some("42"));
@@ -503,7 +489,7 @@ mod tests {
         fn backward_anchor_scan_equals_the_regex(t in "(answer|ANSWER|Answer| is|:|#|##|####|the |\\s|x|a|\\n|\\t|é|1|réponse|RÉPONSE|reponse| finale| est|respuesta| final| correcta| es|die|Die|antwort|Antwort| ist| lautet|答案|答え|是|为|は|：|否|ответ|Ответ|ОТВЕТ|d|r|答|w|W|answ|nswer|#####)*") {
             let mut fwd = anchor_ends(&t);
             fwd.reverse();
-            let back: Vec<usize> = AnchorsBackward::new(t.as_bytes()).collect();
+            let back: Vec<usize> = anchor_ends_last_first(t.as_bytes());
             proptest::prop_assert_eq!(fwd, back);
         }
     }

@@ -27,7 +27,7 @@ mod spans;
 
 use anchored::{answer_after_anchor, AfterAnchor};
 pub use anchors::starts_with_anchor;
-use anchors::{uncovered_patterns, AnchorsBackward};
+use anchors::{anchor_ends_last_first, uncovered_patterns};
 use fallbacks::{bare_answer, short_whole_answer};
 use numbers::{last_number_span, widen_clock};
 use spans::last_math_span_from;
@@ -58,7 +58,9 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         extra.extend(f.find_iter(text.as_bytes()).map(|i| i + p.len()));
     });
     extra.sort_unstable();
-    let mut builtin = AnchorsBackward::new(text.as_bytes()).peekable();
+    let mut builtin = anchor_ends_last_first(text.as_bytes())
+        .into_iter()
+        .peekable();
     let mut last_tried = usize::MAX;
     let mut has_box = None;
     loop {
