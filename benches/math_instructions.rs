@@ -1,7 +1,8 @@
 //! Instructions per MATH-style response of the batch driver, for callgrind (wall time on a shared
 //! machine is noise; retired instructions are not). The 800 Qwen2.5-Math responses of
 //! `data/answer_check/qwen25math_math_cot_100_graded.jsonl`, `REPEATS` times over, checked on a
-//! pool of `THREADS` threads exactly as `check_batch` does (chunks, `check_range_columns`):
+//! pool of `THREADS` threads exactly as `check_batch` does (`check_columns`: chunks read into blocks
+//! by the calling thread, which then checks with `THREADS - 1` threads of the pool):
 //!
 //! ```text
 //! cargo bench --bench math_instructions --no-run     # prints the binary's path
@@ -23,7 +24,7 @@ use std::time::Instant;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use _core::batch::{check_range_columns, chunks, pool};
+use _core::batch::{check_columns, pool};
 use _core::check::{Cell, CheckOptions};
 use _core::column::Texts;
 
@@ -80,14 +81,12 @@ fn main() {
     let p = pool(Some(threads)).expect("a pool");
     let (r, g) = (Texts::Cells(&resp), Texts::Cells(&gold));
     let t = Instant::now();
-    let mut correct = 0;
-    for range in chunks(r, g, threads) {
-        correct += check_range_columns(r, g, range, None, &opts, &p)
-            .correct
-            .iter()
-            .filter(|&&c| c == 1)
-            .count();
-    }
+    let correct = check_columns(r, g, None, &opts, &p)
+        .expect("columns of one length")
+        .correct
+        .iter()
+        .filter(|&&c| c == 1)
+        .count();
     let dt = t.elapsed().as_secs_f64();
     if !resp.is_empty() {
         println!(

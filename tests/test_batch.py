@@ -106,3 +106,67 @@ def test_sigint_stops_a_long_batch_between_chunks() -> None:
     # 0.3 s in (up to 0.3 s of CPU, whatever the machine's speed), so a batch that stops within a chunk
     # spends about that; one that ran to its end would spend all ten tenths.
     assert spent < 6 * tenth, (spent, tenth)
+
+
+def _math_items() -> tuple[list[str | None], list[str | None]]:
+    """Real MATH-style items (Qwen2.5-Math responses with boxed answers) and the odd cells."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data/answer_check/qwen25math_math_cot_100_graded.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    resp: list[str | None] = [r["response"] for r in rows]
+    gold: list[str | None] = [r["gold"] for r in rows]
+    # A missing cell, a lone surrogate (not UTF-8), an empty one, in the middle of a block.
+    resp[70], gold[71], resp[72] = None, "\ud800", ""
+    return resp, gold
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("threads", [None, 1, 2, 5])
+def test_lists_tuples_iterables_and_arrow_give_the_single_verdicts(threads: int | None) -> None:
+    """Lists and tuples are read block by block while the first blocks are checked (the calling
+    thread reads, then checks with the pool); every other input goes the same way. Each item's
+    verdict is that of `check`, in order, whatever the threads."""
+    from matheval_fast import _core
+
+    resp, gold = _math_items()
+    want = [mf.check(r, g) for r, g in zip(resp, gold, strict=True)]
+
+    class Backwards(list):  # a subclass is read through its own iteration, as before
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return reversed(list(list.__iter__(self)))
+
+    backwards = mf.check_batch(Backwards(resp[::-1]), gold, threads=threads)
+    assert [backwards.verdict(i) for i in range(len(want))] == want
+    inputs = [
+        (resp, gold),
+        (tuple(resp), tuple(gold)),
+        (iter(resp), (g for g in gold)),
+    ]
+    pa = pytest.importorskip("pyarrow")
+    inputs.append((pa.array(resp, pa.large_string()), gold))
+    for r, g in inputs:
+        got = mf.check_batch(r, g, threads=threads)
+        assert [got.verdict(i) for i in range(len(want))] == want, type(r).__name__
+    # The core alone, a generator of golds included.
+    out = _core.check_batch(resp, (g for g in gold), compat="fixed", extract_policy="flex", threads=threads)
+    assert list(out[0]) == [int(v.correct) for v in want]
+
+
+@pytest.mark.timeout(120)
+def test_a_bad_item_deep_in_a_long_list_raises_and_the_pool_goes_on() -> None:
+    """The items are read while earlier blocks are checked: an item that is not a str stops the
+    batch with its index, and no checking thread is left waiting for the blocks after it."""
+    resp = [f"The answer is: {i % 7}" for i in range(100_000)]
+    gold = [str(i % 7) for i in range(100_000)]
+    for threads in (None, 1, 3):
+        bad = list(resp)
+        bad[70_001] = 5  # type: ignore[call-overload]
+        with pytest.raises(TypeError, match=r"responses\[70001\] must be a str or None, got int"):
+            mf.check_batch(bad, gold, threads=threads)
+        bad_gold = list(gold)
+        bad_gold[9] = b"7"  # type: ignore[call-overload]
+        with pytest.raises(TypeError, match=r"golds\[9\] must be a str or None, got bytes"):
+            mf.check_batch(resp, bad_gold, threads=threads)
+        assert mf.check_batch(resp, gold, threads=threads).correct.all()

@@ -4,7 +4,8 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyString};
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 use super::check::{auto_kind, options};
 use super::convert::{mode, type_name};
@@ -12,7 +13,7 @@ use super::error::to_pyerr;
 use super::verdict::{pending, SympyPending};
 use crate::batch;
 use crate::check::Cell;
-use crate::column::{ArrowTexts, StringColumn, Texts};
+use crate::column::{ArrowTexts, Stored, StringColumn};
 use crate::error::Error;
 use crate::json_out::{self, JsonColumn};
 use crate::verdict::Kind;
@@ -95,43 +96,105 @@ impl<'py> ArrowView<'py> {
     }
 }
 
-/// A column's items: an Arrow column read in place, or the str objects of a Python sequence, held
-/// (so kept alive, and immutable) for the call and read in place with the GIL released.
+/// A column of `check_batch`: an Arrow column read in place, or a list or tuple whose str objects
+/// are read (and held, so kept alive and immutable for the call) block by block, with the GIL
+/// held, while the checking threads work on the blocks already read (`batch::check_staged`).
 enum Column<'py> {
     Arrow(ArrowView<'py>),
-    Python(Vec<Bound<'py, PyAny>>),
+    Python(Sequence<'py>),
 }
 
-impl Column<'_> {
-    /// The items as cells; `cells` stores those of a Python sequence (they borrow its strings).
-    fn texts<'a>(&'a self, what: &str, cells: &'a mut Vec<Cell<'a>>) -> PyResult<Texts<'a>> {
+/// A list or tuple, read with `PyList_GetItem` (not `seq[i]`, which makes an int object per item).
+enum Sequence<'py> {
+    List(Bound<'py, PyList>),
+    Tuple(Bound<'py, PyTuple>),
+}
+
+impl<'py> Sequence<'py> {
+    fn len(&self) -> usize {
+        match self {
+            Sequence::List(l) => l.len(),
+            Sequence::Tuple(t) => t.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Sequence::List(l) => l.get_item(i),
+            Sequence::Tuple(t) => t.get_item(i),
+        }
+    }
+}
+
+/// A column's items, ready to read: Arrow cells, or the items of a Python sequence.
+enum Source<'py, 'a> {
+    Arrow(ArrowTexts<'a>),
+    Python(&'a Sequence<'py>),
+}
+
+impl<'a> Source<'_, 'a> {
+    fn len(&self) -> usize {
+        match self {
+            Source::Arrow(t) => t.len(),
+            Source::Python(s) => s.len(),
+        }
+    }
+
+    /// Item `i` and its size in bytes (read with the GIL held).
+    fn item(&self, i: usize, what: &str) -> PyResult<(Item<'a>, usize)> {
         Ok(match self {
-            Column::Arrow(a) => Texts::Arrow(a.texts()?),
-            Column::Python(items) => {
-                cells.reserve(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    cells.push(text_cell(item, what, i)?);
-                }
-                Texts::Cells(cells)
+            Source::Arrow(t) => (Item::Stored(t.stored(i)), t.size(i)),
+            Source::Python(s) => {
+                let item = held_item(s.get(i)?, what, i)?;
+                let size = match &item {
+                    Item::Held(t) => t.len(),
+                    Item::Stored(_) => 0,
+                };
+                (item, size)
             }
         })
     }
 }
 
-/// A Python text value read in place: str -> Text (its UTF-8, which CPython keeps with the object),
-/// None -> Missing, a str with lone surrogates -> BadUtf8; anything else is a TypeError.
-fn text_cell<'a>(obj: &'a Bound<'_, PyAny>, what: &str, index: usize) -> PyResult<Cell<'a>> {
-    if obj.is_none() {
-        return Ok(Cell::Missing);
+impl<'py> Column<'py> {
+    fn source<'a>(&'a self) -> PyResult<Source<'py, 'a>> {
+        Ok(match self {
+            Column::Arrow(a) => Source::Arrow(a.texts()?),
+            Column::Python(s) => Source::Python(s),
+        })
     }
-    match obj.cast::<PyString>() {
-        Ok(s) => Ok(match s.to_str() {
-            Ok(t) => Cell::Text(t),
-            Err(_) => Cell::BadUtf8,
-        }),
-        Err(_) => Err(PyTypeError::new_err(format!(
+}
+
+/// One item as the checking threads read it: an Arrow cell (or a missing or undecodable Python
+/// item), or a Python str held for the call.
+enum Item<'a> {
+    Stored(Stored<'a>),
+    Held(PyBackedStr),
+}
+
+impl batch::AsCell for Item<'_> {
+    fn as_cell(&self) -> Cell<'_> {
+        match self {
+            Item::Stored(c) => c.cell(),
+            Item::Held(t) => Cell::Text(t),
+        }
+    }
+}
+
+/// A Python text value, held: str -> its UTF-8 (which CPython keeps with the object), None ->
+/// missing, a str with lone surrogates -> bad UTF-8; anything else is a TypeError.
+fn held_item<'a>(obj: Bound<'_, PyAny>, what: &str, index: usize) -> PyResult<Item<'a>> {
+    if obj.is_none() {
+        return Ok(Item::Stored(Stored::Cell(Cell::Missing)));
+    }
+    match obj.cast_into::<PyString>() {
+        Ok(s) => {
+            Ok(PyBackedStr::try_from(s)
+                .map_or(Item::Stored(Stored::Cell(Cell::BadUtf8)), Item::Held))
+        }
+        Err(e) => Err(PyTypeError::new_err(format!(
             "{what}[{index}] must be a str or None, got {}",
-            type_name(obj)
+            type_name(e.into_inner().as_any())
         ))),
     }
 }
@@ -139,6 +202,14 @@ fn text_cell<'a>(obj: &'a Bound<'_, PyAny>, what: &str, index: usize) -> PyResul
 fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
     if let Ok(c) = obj.cast::<TextColumn>() {
         return Ok(Column::Arrow(ArrowView::of(obj.py(), c.get())?));
+    }
+    // Exactly a list or tuple: a subclass's items may come from Python code, so it is read
+    // through its iterator below, like any other iterable.
+    if let Ok(l) = obj.cast_exact::<PyList>() {
+        return Ok(Column::Python(Sequence::List(l.clone())));
+    }
+    if let Ok(t) = obj.cast_exact::<PyTuple>() {
+        return Ok(Column::Python(Sequence::Tuple(t.clone())));
     }
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
@@ -151,11 +222,11 @@ fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
             type_name(obj)
         ))
     })?;
-    let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
+    let list = PyList::empty(obj.py());
     for item in iter {
-        out.push(item?);
+        list.append(item?)?;
     }
-    Ok(Column::Python(out))
+    Ok(Column::Python(Sequence::List(list)))
 }
 
 type BatchOut<'py> = (
@@ -199,13 +270,8 @@ fn check_batch<'py>(
     threads: Option<usize>,
     finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchOut<'py>> {
-    let rc = column(responses, "responses")?;
-    let gc = column(golds, "golds")?;
-    let (mut r_cells, mut g_cells) = (Vec::new(), Vec::new());
-    let (r, g) = (
-        rc.texts("responses", &mut r_cells)?,
-        gc.texts("golds", &mut g_cells)?,
-    );
+    let (rc, gc) = (column(responses, "responses")?, column(golds, "golds")?);
+    let (r, g) = (rc.source()?, gc.source()?);
     let ks: Option<Vec<Kind>> = match kinds.filter(|k| !k.is_none()) {
         None => None,
         Some(k) => {
@@ -231,15 +297,30 @@ fn check_batch<'py>(
     // Taken while attached: with the GIL held, no other thread can be inside the pool registry's
     // lock when this process forks.
     let pool = batch::pool(threads).map_err(to_pyerr)?;
+    let threads = pool.current_num_threads();
+    let (max_items, max_bytes) = batch::chunk_budget(threads);
+    let n = r.len();
     let mut out = batch::VerdictColumns::with_capacity(0, 0);
-    // Chunks of well under a second with the GIL released, and a look for Ctrl-C between them.
-    for range in batch::chunks(r, g, pool.current_num_threads()) {
-        let part = py.detach(|| batch::check_range_columns(r, g, range, ks.as_deref(), &o, &pool));
-        if out.is_empty() {
-            out = part;
-        } else {
-            out.append(part);
-        }
+    let mut start = 0;
+    // Chunks of well under a second, each read here (the GIL held) while its first blocks are
+    // checked, then finished with the GIL released; a look for Ctrl-C between them.
+    while start < n {
+        let chunk = max_items.min(n - start);
+        let (end, part) = batch::check_staged(
+            chunk,
+            ks.as_deref(),
+            &o,
+            &pool,
+            threads,
+            |staged| {
+                batch::publish_blocks(staged, start, chunk, max_bytes, |i| {
+                    Ok::<_, PyErr>((r.item(i, "responses")?, g.item(i, "golds")?))
+                })
+            },
+            |work| py.detach(work),
+        );
+        start = end?;
+        out.append(part);
         py.check_signals()?;
     }
     let batch::VerdictColumns {
