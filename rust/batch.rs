@@ -159,8 +159,8 @@ impl VerdictColumns {
 
     /// Add the items of `other` after these.
     pub fn append(&mut self, other: VerdictColumns) {
-        if self.is_empty() {
-            *self = other; // the first part of a batch: nothing to copy
+        if self.is_empty() && self.correct.capacity() < other.len() {
+            *self = other; // the first part, and no room reserved for it: nothing to copy
             return;
         }
         self.correct.extend_from_slice(&other.correct);
@@ -220,11 +220,12 @@ impl<T> Staged<T> {
         self.blocks.len()
     }
 
-    /// Publish the next block (the reader's thread only).
-    pub fn publish(&self, block: Block<T>) {
+    /// Publish the next block (the reader's thread only). `false`, and the block is not taken, when
+    /// the chunk is closed or full.
+    pub fn publish(&self, block: Block<T>) -> bool {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if st.1 || st.0 == self.blocks.len() {
-            return;
+            return false;
         }
         // Set before it is counted: a thread that sees the count finds the block.
         let _ = self.blocks[st.0].set(block);
@@ -232,6 +233,7 @@ impl<T> Staged<T> {
         if st.2 > 0 {
             self.ready.notify_all();
         }
+        true
     }
 
     /// No more blocks: the checking threads finish those published and stop.
@@ -243,6 +245,9 @@ impl<T> Staged<T> {
 
     /// Block `k`, once published; `None` when the reader closed the chunk before it.
     fn wait_for(&self, k: usize) -> Option<&Block<T>> {
+        if k >= self.blocks.len() {
+            return None; // never published: no need to wait for the reader
+        }
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         while st.0 <= k && !st.1 {
             st.2 += 1;
@@ -250,6 +255,18 @@ impl<T> Staged<T> {
             st.2 -= 1;
         }
         self.blocks.get(k).and_then(OnceLock::get)
+    }
+}
+
+/// Counts a helper out when its job ends, by returning or by unwinding, so the caller never waits
+/// for a helper that is gone.
+struct CountOut<'r>(&'r (Mutex<usize>, Condvar));
+
+impl Drop for CountOut<'_> {
+    fn drop(&mut self) {
+        let mut n = self.0 .0.lock().unwrap_or_else(PoisonError::into_inner);
+        *n -= 1;
+        self.0 .1.notify_all();
     }
 }
 
@@ -276,7 +293,9 @@ pub const ITEMS_PER_BLOCK: usize = 64;
 /// golds, an eighth of the batch on two cores).
 ///
 /// Returns `read`'s result and the verdicts of the published items, in order; `kinds` (when given)
-/// is indexed by the batch's item numbers, as the blocks' `start` are.
+/// is indexed by the batch's item numbers, as the blocks' `start` are, and covers them. Called from
+/// a thread of `pool` itself, it checks alone (a helper job queued behind that thread would never
+/// run while it waits).
 #[allow(clippy::too_many_arguments)] // the chunk, its reader, its checkers' settings
 pub fn check_staged<T, R>(
     max_items: usize,
@@ -306,15 +325,19 @@ where
         }
         let _ = results[k].set(part);
     };
-    let helpers = threads.max(1) - 1;
+    // No more helpers than blocks after the first (the caller reads that one), and none when
+    // this thread is one of the pool's.
+    let helpers = if pool.current_thread_index().is_some() {
+        0
+    } else {
+        (threads.max(1) - 1).min(staged.capacity().saturating_sub(1))
+    };
     let out = pool.in_place_scope(|s| {
         *running.0.lock().unwrap_or_else(PoisonError::into_inner) = helpers;
         for _ in 0..helpers {
             s.spawn(|_| {
+                let _out = CountOut(&running);
                 work();
-                let mut n = running.0.lock().unwrap_or_else(PoisonError::into_inner);
-                *n -= 1;
-                running.1.notify_all();
             });
         }
         let out = {
@@ -404,11 +427,15 @@ pub fn publish_blocks<T, E>(
             rb.push(r);
             gb.push(g);
         }
-        staged.publish(Block {
+        let taken = staged.publish(Block {
             start: lo,
             responses: rb,
             golds: gb,
         });
+        debug_assert!(
+            taken,
+            "a chunk's reader publishes no more than the chunk holds"
+        );
         lo = hi;
     }
     Ok(lo)
@@ -689,6 +716,51 @@ mod tests {
         let cols =
             check_columns(Texts::Inputs(&resp), Texts::Inputs(&resp), None, &opts, &p).unwrap();
         assert_eq!(cols.len(), 500);
+    }
+
+    #[test]
+    fn a_panic_in_a_checking_thread_reaches_the_caller_and_nested_calls_check_alone() {
+        let resp: Vec<Input> = (0..1000)
+            .map(|i| Input::Text(format!("The answer is {i}")))
+            .collect();
+        let opts = CheckOptions::default();
+        let p = pool(Some(2)).unwrap();
+        let r = Texts::Inputs(&resp);
+        // `kinds` too short: the item past its end panics, in whichever thread checks it.
+        let short = vec![Kind::Latex; 500];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check_staged(
+                1000,
+                Some(&short),
+                &opts,
+                &p,
+                2,
+                |staged| {
+                    publish_blocks(staged, 0, 1000, usize::MAX, |i| {
+                        Ok::<_, ()>(((r.stored(i), 1), (r.stored(i), 1)))
+                    })
+                },
+                |work| work(),
+            )
+        }));
+        assert!(caught.is_err());
+        // From inside the pool (every thread busy with such calls): no helper is waited for.
+        let nested: Vec<usize> = p.install(|| {
+            (0..4)
+                .into_par_iter()
+                .map(|_| check_columns(r, r, None, &opts, &p).unwrap().len())
+                .collect()
+        });
+        assert_eq!(nested, vec![1000; 4]);
+        // More threads than blocks: the spare ones are not started.
+        let few = check_columns(
+            Texts::Inputs(&resp[..70]),
+            Texts::Inputs(&resp[..70]),
+            None,
+            &opts,
+            &pool(Some(7)).unwrap(),
+        );
+        assert_eq!(few.unwrap().len(), 70);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 use super::check::{auto_kind, options};
@@ -96,61 +95,40 @@ impl<'py> ArrowView<'py> {
     }
 }
 
-/// A column of `check_batch`: an Arrow column read in place, or a list or tuple whose str objects
-/// are read (and held, so kept alive and immutable for the call) block by block, with the GIL
-/// held, while the checking threads work on the blocks already read (`batch::check_staged`).
+/// A column of `check_batch`: an Arrow column read in place, or a tuple of the input's items (a
+/// snapshot of a list: no other thread can change it while the GIL is released, and it holds
+/// every str for the call). Its items are read block by block with the GIL held while the
+/// checking threads work on the blocks already read (`batch::check_staged`).
 enum Column<'py> {
     Arrow(ArrowView<'py>),
-    Python(Sequence<'py>),
+    Python(Bound<'py, PyTuple>),
 }
 
-/// A list or tuple, read with `PyList_GetItem` (not `seq[i]`, which makes an int object per item).
-enum Sequence<'py> {
-    List(Bound<'py, PyList>),
-    Tuple(Bound<'py, PyTuple>),
-}
-
-impl<'py> Sequence<'py> {
-    fn len(&self) -> usize {
-        match self {
-            Sequence::List(l) => l.len(),
-            Sequence::Tuple(t) => t.len(),
-        }
-    }
-
-    fn get(&self, i: usize) -> PyResult<Bound<'py, PyAny>> {
-        match self {
-            Sequence::List(l) => l.get_item(i),
-            Sequence::Tuple(t) => t.get_item(i),
-        }
-    }
-}
-
-/// A column's items, ready to read: Arrow cells, or the items of a Python sequence.
+/// A column's items, ready to read: Arrow cells, or the items of a tuple.
 enum Source<'py, 'a> {
     Arrow(ArrowTexts<'a>),
-    Python(&'a Sequence<'py>),
+    Python(&'a Bound<'py, PyTuple>),
 }
 
 impl<'a> Source<'_, 'a> {
     fn len(&self) -> usize {
         match self {
             Source::Arrow(t) => t.len(),
-            Source::Python(s) => s.len(),
+            Source::Python(t) => t.len(),
         }
     }
 
-    /// Item `i` and its size in bytes (read with the GIL held).
-    fn item(&self, i: usize, what: &str) -> PyResult<(Item<'a>, usize)> {
+    /// Item `i` as stored and its size in bytes (read with the GIL held).
+    fn item(&self, i: usize, what: &str) -> PyResult<(Stored<'a>, usize)> {
         Ok(match self {
-            Source::Arrow(t) => (Item::Stored(t.stored(i)), t.size(i)),
-            Source::Python(s) => {
-                let item = held_item(s.get(i)?, what, i)?;
-                let size = match &item {
-                    Item::Held(t) => t.len(),
-                    Item::Stored(_) => 0,
+            Source::Arrow(t) => (t.stored(i), t.size(i)),
+            Source::Python(t) => {
+                let cell = text_cell(t.get_borrowed_item(i)?, what, i)?;
+                let size = match cell {
+                    Cell::Text(s) => s.len(),
+                    _ => 0,
                 };
-                (item, size)
+                (Stored::Cell(cell), size)
             }
         })
     }
@@ -160,56 +138,38 @@ impl<'py> Column<'py> {
     fn source<'a>(&'a self) -> PyResult<Source<'py, 'a>> {
         Ok(match self {
             Column::Arrow(a) => Source::Arrow(a.texts()?),
-            Column::Python(s) => Source::Python(s),
+            Column::Python(t) => Source::Python(t),
         })
     }
 }
 
-/// One item as the checking threads read it: an Arrow cell (or a missing or undecodable Python
-/// item), or a Python str held for the call.
-enum Item<'a> {
-    Stored(Stored<'a>),
-    Held(PyBackedStr),
-}
-
-impl batch::AsCell for Item<'_> {
-    fn as_cell(&self) -> Cell<'_> {
-        match self {
-            Item::Stored(c) => c.cell(),
-            Item::Held(t) => Cell::Text(t),
-        }
-    }
-}
-
-/// A Python text value, held: str -> its UTF-8 (which CPython keeps with the object), None ->
-/// missing, a str with lone surrogates -> bad UTF-8; anything else is a TypeError.
-fn held_item<'a>(obj: Bound<'_, PyAny>, what: &str, index: usize) -> PyResult<Item<'a>> {
+/// A Python text value read in place (the tuple holding it keeps it alive): str -> its UTF-8
+/// (which CPython keeps with the object), None -> missing, a str with lone surrogates -> bad
+/// UTF-8; anything else is a TypeError.
+fn text_cell<'a>(obj: Borrowed<'a, '_, PyAny>, what: &str, index: usize) -> PyResult<Cell<'a>> {
     if obj.is_none() {
-        return Ok(Item::Stored(Stored::Cell(Cell::Missing)));
+        return Ok(Cell::Missing);
     }
-    match obj.cast_into::<PyString>() {
-        Ok(s) => {
-            Ok(PyBackedStr::try_from(s)
-                .map_or(Item::Stored(Stored::Cell(Cell::BadUtf8)), Item::Held))
-        }
-        Err(e) => Err(PyTypeError::new_err(format!(
+    if !obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
             "{what}[{index}] must be a str or None, got {}",
-            type_name(e.into_inner().as_any())
-        ))),
+            type_name(&obj)
+        )));
     }
+    Ok(obj.extract::<&'a str>().map_or(Cell::BadUtf8, Cell::Text))
 }
 
 fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
     if let Ok(c) = obj.cast::<TextColumn>() {
         return Ok(Column::Arrow(ArrowView::of(obj.py(), c.get())?));
     }
-    // Exactly a list or tuple: a subclass's items may come from Python code, so it is read
-    // through its iterator below, like any other iterable.
+    // Exactly a list (copied, one pointer per item) or a tuple; a subclass's items may come from
+    // Python code, so it is read through its iterator below, like any other iterable.
     if let Ok(l) = obj.cast_exact::<PyList>() {
-        return Ok(Column::Python(Sequence::List(l.clone())));
+        return Ok(Column::Python(l.to_tuple()));
     }
     if let Ok(t) = obj.cast_exact::<PyTuple>() {
-        return Ok(Column::Python(Sequence::Tuple(t.clone())));
+        return Ok(Column::Python(t.clone()));
     }
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
@@ -222,11 +182,8 @@ fn column<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Column<'py>> {
             type_name(obj)
         ))
     })?;
-    let list = PyList::empty(obj.py());
-    for item in iter {
-        list.append(item?)?;
-    }
-    Ok(Column::Python(Sequence::List(list)))
+    let items = iter.collect::<PyResult<Vec<_>>>()?;
+    Ok(Column::Python(PyTuple::new(obj.py(), items)?))
 }
 
 type BatchOut<'py> = (
