@@ -349,18 +349,40 @@ fn fold(c: u8) -> u8 {
     c | 0x20
 }
 
-fn fragments() -> &'static aho_corasick::AhoCorasick {
-    use std::sync::LazyLock;
-    static AC: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-        let folded = FRAGMENTS.map(|f| f.bytes().map(fold).collect::<Vec<u8>>());
-        // Leftmost-first: no two fragments start at one byte, so each search gives the next start.
-        aho_corasick::AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-            .build(folded)
-            .expect("static patterns")
-    });
-    &AC
+/// The fragment search: the SIMD searcher, and the folded fragments for texts too short for it.
+struct Fragments {
+    searcher: aho_corasick::AhoCorasick,
+    folded: [Vec<u8>; FRAGMENTS.len()],
+    /// The first bytes of the folded fragments.
+    first: [bool; 256],
 }
+
+fn fragments() -> &'static Fragments {
+    use std::sync::LazyLock;
+    static F: LazyLock<Fragments> = LazyLock::new(|| {
+        let folded = FRAGMENTS.map(|f| f.bytes().map(fold).collect::<Vec<u8>>());
+        let mut first = [false; 256];
+        for f in &folded {
+            first[f[0] as usize] = true;
+        }
+        // Leftmost-first: no two fragments start at one byte, so each search gives the next start.
+        let searcher = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(&folded)
+            .expect("static patterns");
+        Fragments {
+            searcher,
+            folded,
+            first,
+        }
+    });
+    &F
+}
+
+/// Below this many bytes, the rest of a text is scanned byte by byte: the SIMD searcher needs a
+/// few dozen bytes and falls back to a slower search on fewer (the line after a GSM8K-style
+/// "The answer is" cost about 250 instructions that way).
+const SHORT_TAIL: usize = 40;
 
 /// Where an anchor may start, given a fragment (`FRAGMENTS[pattern]`) found at `s`: "answer", 答
 /// and "####" start it; "twor" lies two bytes into "antwort" (and after "die\s+"); "pons" two or
@@ -400,10 +422,23 @@ fn anchor_starts(b: &[u8]) -> Vec<usize> {
         // Every occurrence, overlapping ones too (in a run of '#'): each search starts one byte
         // after the last match's start. Not `find_overlapping_iter`, which goes byte by byte
         // without the SIMD prefilter.
+        let fr = fragments();
         let mut at = 0;
-        while let Some(m) = fragments().find(aho_corasick::Input::new(f.as_slice()).range(at..)) {
+        while f.len() - at >= SHORT_TAIL {
+            let input = aho_corasick::Input::new(f.as_slice()).range(at..);
+            let Some(m) = fr.searcher.find(input) else {
+                return;
+            };
             starts_for(b, m.pattern().as_usize(), m.start(), &mut starts);
             at = m.start() + 1;
+        }
+        for s in at..f.len() {
+            if !fr.first[f[s] as usize] {
+                continue;
+            }
+            if let Some(k) = fr.folded.iter().position(|x| f[s..].starts_with(x)) {
+                starts_for(b, k, s, &mut starts);
+            }
         }
     });
     starts.retain(|&i| ANCHOR_START[b[i] as usize]);
@@ -449,6 +484,32 @@ mod tests {
             fwd.reverse();
             let back: Vec<usize> = anchor_ends_last_first(t.as_bytes());
             proptest::prop_assert_eq!(fwd, back);
+        }
+    }
+
+    #[test]
+    fn anchors_on_both_sides_of_the_short_tail_scan_are_found() {
+        // The SIMD search covers all but the last SHORT_TAIL bytes, a byte scan the rest: every
+        // anchor, and every overlap of a '#' run or a Cyrillic fragment, across that border.
+        for piece in [
+            "The answer is 5",
+            "####",
+            "######",
+            "Ответ: 3",
+            "答案是4",
+            "die Antwort 2",
+        ] {
+            for pad in 0..2 * SHORT_TAIL {
+                for tail in ["", " #### 7", " answer: 8 and more words here"] {
+                    let t = format!(
+                        "{}{piece}{tail}",
+                        "y ".repeat(pad / 2) + &"x".repeat(pad % 2)
+                    );
+                    let mut fwd = anchor_ends(&t);
+                    fwd.reverse();
+                    assert_eq!(anchor_ends_last_first(t.as_bytes()), fwd, "{t:?}");
+                }
+            }
         }
     }
 
