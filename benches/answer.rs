@@ -1,5 +1,7 @@
 //! Criterion benches for protocol A's core: one check per mode on GSM8K-style responses, and the
 //! rayon batch. `cargo bench --bench answer`.
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -8,22 +10,9 @@ use _core::check::{check, CheckOptions, Input};
 use _core::verdict::Compat;
 
 fn gsm8k() -> Vec<(Input, Input)> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/answer_check/gsm8k_xwin.json"
-    ))
-    .expect("bundled GSM8K data");
-    let items: Vec<serde_json::Value> = serde_json::from_str(&text).expect("valid JSON");
-    items
-        .iter()
-        .map(|it| {
-            let sol = it["solution"].as_str().unwrap_or("");
-            let ans = it["answer"].as_str().unwrap_or("");
-            (
-                Input::Text(format!("{sol}\nThe answer is: {ans}.")),
-                Input::Text(ans.to_string()),
-            )
-        })
+    common::gsm8k_pairs()
+        .into_iter()
+        .map(|(r, g)| (Input::Text(r), Input::Text(g)))
         .collect()
 }
 

@@ -16,6 +16,8 @@
 //! A third argument `gsm8k` checks GSM8K-style responses instead, as `benches/compare_gsm8k.py`
 //! makes them: the 1,319 reference solutions of `data/answer_check/gsm8k_xwin.json` followed by
 //! "The answer is: <gold>." (per response: over 1,319 × REPEATS).
+mod common;
+
 use std::time::Instant;
 
 // The extension's allocator (rust/lib.rs installs it with feature "python"): allocation is part
@@ -36,23 +38,7 @@ fn main() {
     let repeats: usize = args.first().map_or(2, |a| a.parse().expect("REPEATS"));
     let threads: usize = args.get(1).map_or(1, |a| a.parse().expect("THREADS"));
     let texts: Vec<(String, String)> = if args.get(2).is_some_and(|a| a == "gsm8k") {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/answer_check/gsm8k_xwin.json"
-        ))
-        .expect("bundled GSM8K data");
-        let items: Vec<serde_json::Value> = serde_json::from_str(&text).expect("valid JSON");
-        items
-            .iter()
-            .map(|it| {
-                let field = |k: &str| it[k].as_str().unwrap_or("").to_string();
-                let answer = field("answer");
-                (
-                    format!("{}\nThe answer is: {answer}.", field("solution")),
-                    answer,
-                )
-            })
-            .collect()
+        common::gsm8k_pairs()
     } else {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),

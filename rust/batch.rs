@@ -71,7 +71,7 @@ const CHUNK_BYTES_PER_THREAD: usize = 16 << 20;
 
 /// The most items and (about) the most bytes of text of one chunk on `threads` threads: small
 /// enough to finish in well under a second, so a caller can look for interrupts between chunks.
-pub fn chunk_budget(threads: usize) -> (usize, usize) {
+fn chunk_budget(threads: usize) -> (usize, usize) {
     let threads = threads.max(1);
     (
         CHUNK_ITEMS_PER_THREAD * threads,
@@ -171,42 +171,24 @@ impl VerdictColumns {
     }
 }
 
-/// A cell the batch driver can read: what a binding keeps of one input item (a held Python str,
-/// say) lends its text as a [`Cell`].
-pub trait AsCell {
-    fn as_cell(&self) -> Cell<'_>;
-}
-
-impl AsCell for Input {
-    fn as_cell(&self) -> Cell<'_> {
-        self.cell()
-    }
-}
-
-impl AsCell for Stored<'_> {
-    fn as_cell(&self) -> Cell<'_> {
-        self.cell()
-    }
-}
-
 /// Items `start..start + responses.len()` of a batch, as the reading thread made them.
-pub struct Block<T> {
-    pub start: usize,
-    pub responses: Vec<T>,
-    pub golds: Vec<T>,
+struct Block<'a> {
+    start: usize,
+    responses: Vec<Stored<'a>>,
+    golds: Vec<Stored<'a>>,
 }
 
 /// The blocks of one chunk, handed from the thread that reads the inputs to the threads that
 /// check them: block `k` is published once, in order; a reader that stops early (an error, or
 /// the chunk's budget reached) closes the rest, so no checking thread waits for them.
-pub struct Staged<T> {
-    blocks: Vec<OnceLock<Block<T>>>,
+struct Staged<'a> {
+    blocks: Vec<OnceLock<Block<'a>>>,
     /// (blocks published so far, closed, threads waiting).
     state: Mutex<(usize, bool, usize)>,
     ready: Condvar,
 }
 
-impl<T> Staged<T> {
+impl<'a> Staged<'a> {
     fn new(blocks: usize) -> Self {
         Staged {
             blocks: (0..blocks).map(|_| OnceLock::new()).collect(),
@@ -216,13 +198,13 @@ impl<T> Staged<T> {
     }
 
     /// How many blocks the chunk may have; the reader publishes 0, 1, ... in order.
-    pub fn capacity(&self) -> usize {
+    fn capacity(&self) -> usize {
         self.blocks.len()
     }
 
     /// Publish the next block (the reader's thread only). `false`, and the block is not taken, when
     /// the chunk is closed or full.
-    pub fn publish(&self, block: Block<T>) -> bool {
+    fn publish(&self, block: Block<'a>) -> bool {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if st.1 || st.0 == self.blocks.len() {
             return false;
@@ -244,7 +226,7 @@ impl<T> Staged<T> {
     }
 
     /// Block `k`, once published; `None` when the reader closed the chunk before it.
-    fn wait_for(&self, k: usize) -> Option<&Block<T>> {
+    fn wait_for(&self, k: usize) -> Option<&Block<'a>> {
         if k >= self.blocks.len() {
             return None; // never published: no need to wait for the reader
         }
@@ -271,9 +253,9 @@ impl Drop for CountOut<'_> {
 }
 
 /// Closes a [`Staged`] when the reader returns or unwinds, so no checking thread is left waiting.
-struct CloseOnDrop<'s, T>(&'s Staged<T>);
+struct CloseOnDrop<'s, 'a>(&'s Staged<'a>);
 
-impl<T> Drop for CloseOnDrop<'_, T> {
+impl Drop for CloseOnDrop<'_, '_> {
     fn drop(&mut self) {
         self.0.close();
     }
@@ -282,7 +264,7 @@ impl<T> Drop for CloseOnDrop<'_, T> {
 /// Items per block of [`check_staged`]: a block is also a unit of work, small enough to even out
 /// the threads' shares at the end of a chunk, large enough that its set-up is nothing beside its
 /// items.
-pub const ITEMS_PER_BLOCK: usize = 64;
+const ITEMS_PER_BLOCK: usize = 64;
 
 /// One chunk of a batch whose inputs the calling thread must read itself (Python str objects, read
 /// with the GIL held), checked while it reads: `read` runs on the calling thread and publishes the
@@ -296,20 +278,16 @@ pub const ITEMS_PER_BLOCK: usize = 64;
 /// is indexed by the batch's item numbers, as the blocks' `start` are, and covers them. Called from
 /// a thread of `pool` itself, it checks alone (a helper job queued behind that thread would never
 /// run while it waits).
-#[allow(clippy::too_many_arguments)] // the chunk, its reader, its checkers' settings
-pub fn check_staged<T, R>(
+fn check_staged<'a, R>(
     max_items: usize,
     kinds: Option<&[Kind]>,
     opts: &CheckOptions,
     pool: &ThreadPool,
-    threads: usize,
-    read: impl FnOnce(&Staged<T>) -> R,
+    read: impl FnOnce(&Staged<'a>) -> R,
     detached: impl FnOnce(&(dyn Fn() + Sync)),
-) -> (R, VerdictColumns)
-where
-    T: AsCell + Send + Sync,
-{
-    let staged: Staged<T> = Staged::new(max_items.div_ceil(ITEMS_PER_BLOCK));
+) -> (R, VerdictColumns) {
+    let threads = pool.current_num_threads();
+    let staged = Staged::new(max_items.div_ceil(ITEMS_PER_BLOCK));
     let results: Vec<OnceLock<VerdictColumns>> =
         (0..staged.capacity()).map(|_| OnceLock::new()).collect();
     let next = AtomicUsize::new(0);
@@ -321,7 +299,7 @@ where
         let mut part = VerdictColumns::with_capacity(b.responses.len(), 0);
         for (j, (r, g)) in b.responses.iter().zip(&b.golds).enumerate() {
             let i = b.start + j;
-            part.push(i, check_cells_of(r.as_cell(), g.as_cell(), i, kinds, opts));
+            part.push(i, check_cells_of(r.cell(), g.cell(), i, kinds, opts));
         }
         let _ = results[k].set(part);
     };
@@ -330,7 +308,7 @@ where
     let helpers = if pool.current_thread_index().is_some() {
         0
     } else {
-        (threads.max(1) - 1).min(staged.capacity().saturating_sub(1))
+        (threads - 1).min(staged.capacity().saturating_sub(1))
     };
     let out = pool.in_place_scope(|s| {
         *running.0.lock().unwrap_or_else(PoisonError::into_inner) = helpers;
@@ -368,9 +346,43 @@ where
     (out, all)
 }
 
+/// Every item of a batch of `n`, in chunks (see [`chunk_budget`]) that the calling thread reads
+/// into blocks (`item(i)`: item `i`'s response and gold as stored, with their sizes in bytes) while
+/// it and `threads - 1` threads of `pool` check them (see [`check_staged`]). `detached` runs the
+/// calling thread's share of the checking (the binding releases the GIL there); `between` runs after
+/// each chunk (the binding looks for Ctrl-C). An error from either ends the batch.
+#[allow(clippy::too_many_arguments)] // the batch, its reader and hooks, its checkers' settings
+pub fn check_chunks<'a, E>(
+    n: usize,
+    kinds: Option<&[Kind]>,
+    opts: &CheckOptions,
+    pool: &ThreadPool,
+    mut item: impl FnMut(usize) -> std::result::Result<((Stored<'a>, usize), (Stored<'a>, usize)), E>,
+    detached: impl Fn(&(dyn Fn() + Sync)),
+    mut between: impl FnMut() -> std::result::Result<(), E>,
+) -> std::result::Result<VerdictColumns, E> {
+    let (max_items, max_bytes) = chunk_budget(pool.current_num_threads());
+    let mut out = VerdictColumns::with_capacity(0, 0);
+    let mut start = 0;
+    while start < n {
+        let chunk = max_items.min(n - start);
+        let (end, part) = check_staged(
+            chunk,
+            kinds,
+            opts,
+            pool,
+            |staged| publish_blocks(staged, start, chunk, max_bytes, &mut item),
+            &detached,
+        );
+        start = end?;
+        out.append(part);
+        between()?;
+    }
+    Ok(out)
+}
+
 /// Every item of two columns the caller already holds (Rust values, Arrow buffers), as the
-/// Python binding checks them: chunks (see [`chunk_budget`]) read into blocks by the calling
-/// thread and checked by it and `threads - 1` threads of `pool` (see [`check_staged`]).
+/// Python binding checks them ([`check_chunks`]).
 pub fn check_columns(
     responses: Texts<'_>,
     golds: Texts<'_>,
@@ -379,42 +391,30 @@ pub fn check_columns(
     pool: &ThreadPool,
 ) -> Result<VerdictColumns> {
     check_shapes(responses.len(), golds.len(), kinds.map(<[Kind]>::len))?;
-    let threads = pool.current_num_threads();
-    let (max_items, max_bytes) = chunk_budget(threads);
-    let n = responses.len();
-    let mut out = VerdictColumns::with_capacity(0, 0);
-    let mut start = 0;
-    while start < n {
-        let (end, part) = check_staged(
-            max_items.min(n - start),
-            kinds,
-            opts,
-            pool,
-            threads,
-            |staged| {
-                publish_blocks(staged, start, max_items.min(n - start), max_bytes, |i| {
-                    let (r, g) = (responses.stored(i), golds.stored(i));
-                    Ok::<_, Error>(((r, responses.size(i)), (g, golds.size(i))))
-                })
-            },
-            |work| work(),
-        );
-        start = end?;
-        out.append(part);
-    }
-    Ok(out)
+    check_chunks(
+        responses.len(),
+        kinds,
+        opts,
+        pool,
+        |i| {
+            let (r, g) = (responses.stored(i), golds.stored(i));
+            Ok(((r, responses.size(i)), (g, golds.size(i))))
+        },
+        |work| work(),
+        || Ok(()),
+    )
 }
 
 /// Publish the blocks of one chunk from item `start`: at most `max_items` items and about
 /// `max_bytes` bytes of text (whole blocks). `item(i)` gives item `i`'s response and gold with
 /// their sizes in bytes. Returns where the chunk ends; on an error, the blocks read so far are
 /// published and the rest closed.
-pub fn publish_blocks<T, E>(
-    staged: &Staged<T>,
+fn publish_blocks<'a, E>(
+    staged: &Staged<'a>,
     start: usize,
     max_items: usize,
     max_bytes: usize,
-    mut item: impl FnMut(usize) -> std::result::Result<((T, usize), (T, usize)), E>,
+    mut item: impl FnMut(usize) -> std::result::Result<((Stored<'a>, usize), (Stored<'a>, usize)), E>,
 ) -> std::result::Result<usize, E> {
     let end = start + max_items;
     let (mut lo, mut bytes) = (start, 0usize);
@@ -439,17 +439,6 @@ pub fn publish_blocks<T, E>(
         lo = hi;
     }
     Ok(lo)
-}
-
-/// Item `i`, with its own kind when `kinds` gives one.
-fn check_item(
-    responses: Texts<'_>,
-    golds: Texts<'_>,
-    i: usize,
-    kinds: Option<&[Kind]>,
-    opts: &CheckOptions,
-) -> Verdict {
-    check_cells_of(responses.cell(i), golds.cell(i), i, kinds, opts)
 }
 
 /// The cells of item `i`, with its own kind when `kinds` gives one.
@@ -486,7 +475,7 @@ pub fn check_range(
         range
             .into_par_iter()
             .with_min_len(32)
-            .map(|i| check_item(responses, golds, i, kinds, opts))
+            .map(|i| check_cells_of(responses.cell(i), golds.cell(i), i, kinds, opts))
             .collect()
     })
 }
@@ -639,8 +628,14 @@ mod tests {
     fn chunks_cover_every_item_once_and_respect_both_budgets() {
         assert_eq!(chunk_budget(2), (65_536, 32 << 20)); // 32,768 items, 16 MiB per thread
         assert_eq!(chunk_budget(0), chunk_budget(1));
-        // Item i: response of 10 bytes, gold of i bytes.
-        let sizes = |i: usize| Ok::<_, ()>(((i, 10), (i, i)));
+        // Item i: response of 10 bytes, gold of i bytes; each cell holds its item's number.
+        let names: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let name = |i: usize| Stored::Cell(Cell::Text(&names[i]));
+        let number = |c: &Stored<'_>| match c.cell() {
+            Cell::Text(t) => t.parse::<usize>().unwrap(),
+            _ => unreachable!(),
+        };
+        let sizes = |i: usize| Ok::<_, ()>(((name(i), 10), (name(i), i)));
         let staged = Staged::new(1000_usize.div_ceil(ITEMS_PER_BLOCK));
         // Whole blocks until the byte budget is reached: 64 items give 640 + 2016 bytes.
         assert_eq!(publish_blocks(&staged, 0, 1000, 3000, sizes), Ok(128));
@@ -652,14 +647,19 @@ mod tests {
         assert_eq!(starts, vec![0, 64]);
         let b = staged.wait_for(1).unwrap();
         assert_eq!(
-            (b.responses.len(), b.responses[0], b.golds[63]),
+            (
+                b.responses.len(),
+                number(&b.responses[0]),
+                number(&b.golds[63])
+            ),
             (64, 64, 127)
         );
         // The item budget ends a chunk inside a block; a chunk that starts further on.
         let staged = Staged::new(2);
         assert_eq!(publish_blocks(&staged, 500, 70, usize::MAX, sizes), Ok(570));
+        let b = staged.wait_for(1).unwrap();
         assert_eq!(
-            staged.wait_for(1).unwrap().responses,
+            b.responses.iter().map(number).collect::<Vec<_>>(),
             (564..570).collect::<Vec<_>>()
         );
         // An error publishes the blocks before it and stops.
@@ -668,7 +668,7 @@ mod tests {
             if i == 100 {
                 Err(i)
             } else {
-                Ok(((i, 1), (i, 1)))
+                Ok(((name(i), 1), (name(i), 1)))
             }
         };
         assert_eq!(
@@ -692,7 +692,6 @@ mod tests {
             None,
             &opts,
             &p,
-            3,
             |staged| {
                 publish_blocks(staged, 0, 500, usize::MAX, |i| {
                     if i == 200 {
@@ -709,7 +708,7 @@ mod tests {
         assert!(cols.correct.iter().all(|&c| c == 1));
         // A panic in the reader reaches the caller once the checking threads have stopped.
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_staged::<Stored<'_>, ()>(500, None, &opts, &p, 3, |_| panic!("reader"), |w| w())
+            check_staged::<()>(500, None, &opts, &p, |_| panic!("reader"), |w| w())
         }));
         assert!(caught.is_err());
         // The pool still works.
@@ -734,7 +733,6 @@ mod tests {
                 Some(&short),
                 &opts,
                 &p,
-                2,
                 |staged| {
                     publish_blocks(staged, 0, 1000, usize::MAX, |i| {
                         Ok::<_, ()>(((r.stored(i), 1), (r.stored(i), 1)))

@@ -98,7 +98,7 @@ impl<'py> ArrowView<'py> {
 /// A column of `check_batch`: an Arrow column read in place, or a tuple of the input's items (a
 /// snapshot of a list: no other thread can change it while the GIL is released, and it holds
 /// every str for the call). Its items are read block by block with the GIL held while the
-/// checking threads work on the blocks already read (`batch::check_staged`).
+/// checking threads work on the blocks already read (`batch::check_chunks`).
 enum Column<'py> {
     Arrow(ArrowView<'py>),
     Python(Bound<'py, PyTuple>),
@@ -254,32 +254,17 @@ fn check_batch<'py>(
     // Taken while attached: with the GIL held, no other thread can be inside the pool registry's
     // lock when this process forks.
     let pool = batch::pool(threads).map_err(to_pyerr)?;
-    let threads = pool.current_num_threads();
-    let (max_items, max_bytes) = batch::chunk_budget(threads);
-    let n = r.len();
-    let mut out = batch::VerdictColumns::with_capacity(0, 0);
-    let mut start = 0;
     // Chunks of well under a second, each read here (the GIL held) while its first blocks are
     // checked, then finished with the GIL released; a look for Ctrl-C between them.
-    while start < n {
-        let chunk = max_items.min(n - start);
-        let (end, part) = batch::check_staged(
-            chunk,
-            ks.as_deref(),
-            &o,
-            &pool,
-            threads,
-            |staged| {
-                batch::publish_blocks(staged, start, chunk, max_bytes, |i| {
-                    Ok::<_, PyErr>((r.item(i, "responses")?, g.item(i, "golds")?))
-                })
-            },
-            |work| py.detach(work),
-        );
-        start = end?;
-        out.append(part);
-        py.check_signals()?;
-    }
+    let out = batch::check_chunks(
+        r.len(),
+        ks.as_deref(),
+        &o,
+        &pool,
+        |i| Ok((r.item(i, "responses")?, g.item(i, "golds")?)),
+        |work| py.detach(work),
+        || py.check_signals(),
+    )?;
     let batch::VerdictColumns {
         correct,
         reason,
