@@ -41,7 +41,11 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
             .map_err(|e| Error::InvalidValue(format!("cannot start batch threads: {e}")))
     };
     let size = match threads {
-        Some(0) => return Err(Error::InvalidValue("threads must be at least 1".into())),
+        Some(n) if n == 0 || n > MAX_THREADS => {
+            return Err(Error::InvalidValue(format!(
+                "threads must be between 1 and {MAX_THREADS}, got {n}"
+            )))
+        }
         Some(n) => n,
         None => 0,
     };
@@ -62,6 +66,30 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
         pools.push((size, Arc::clone(&fresh)));
     }
     Ok(fresh)
+}
+
+/// Chunks [`check_chunks`] has finished in this process: work counted, not timed, so a test can
+/// see how much of a batch ran before Ctrl-C took effect.
+static CHUNKS_CHECKED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many chunks [`check_chunks`] has finished in this process so far.
+pub fn chunks_checked() -> usize {
+    CHUNKS_CHECKED.load(Ordering::Relaxed)
+}
+
+/// The most threads one batch may ask for: far more than any machine's cores, few enough to start
+/// at once (thousands of threads take seconds to start and are never faster).
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count as a caller gave it (Python's int may be negative): `None` or 1..=[`MAX_THREADS`].
+pub fn thread_count(threads: Option<i64>) -> Result<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(n) if (1..=MAX_THREADS as i64).contains(&n) => Ok(Some(n as usize)),
+        Some(n) => Err(Error::InvalidValue(format!(
+            "threads must be between 1 and {MAX_THREADS}, got {n}"
+        ))),
+    }
 }
 
 /// Items per thread in one chunk (see [`chunk_budget`]).
@@ -376,6 +404,7 @@ pub fn check_chunks<'a, E>(
         );
         start = end?;
         out.append(part);
+        CHUNKS_CHECKED.fetch_add(1, Ordering::Relaxed);
         between()?;
     }
     Ok(out)
@@ -614,8 +643,22 @@ mod tests {
     }
 
     #[test]
-    fn zero_threads_is_an_error_and_pools_are_reused() {
+    fn zero_or_too_many_threads_is_an_error_and_pools_are_reused() {
         assert!(matches!(pool(Some(0)), Err(Error::InvalidValue(_))));
+        let too_many = pool(Some(MAX_THREADS + 1));
+        assert!(
+            matches!(too_many, Err(Error::InvalidValue(m)) if m.contains("between 1 and 1024"))
+        );
+        assert!(matches!(
+            pool(Some(usize::MAX)),
+            Err(Error::InvalidValue(_))
+        ));
+        assert_eq!(thread_count(None).unwrap(), None);
+        assert_eq!(thread_count(Some(3)).unwrap(), Some(3));
+        for bad in [-1, 0, 1025, i64::MIN, i64::MAX] {
+            let e = thread_count(Some(bad)).unwrap_err();
+            assert!(matches!(e, Error::InvalidValue(m) if m.ends_with(&format!("got {bad}"))));
+        }
         let (a, b) = (pool(None).unwrap(), pool(None).unwrap());
         assert!(Arc::ptr_eq(&a, &b));
         let one = pool(Some(1)).unwrap();

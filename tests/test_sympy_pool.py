@@ -7,6 +7,7 @@ time: tests count worker processes and verdicts, and a deadlock fails through py
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -53,11 +54,11 @@ needs_proc_children = pytest.mark.skipif(
 def test_stuck_worker_is_killed_and_replaced() -> None:
     pool = SympyPool(workers=2, timeout=1.0, worker_command=COLD_WORKER)
     try:
-        tasks = [("sleep", [("30", "")]), ("sleep", [("0", "")]), ("parity", [("2", "")]), ("nonsense", [])]
+        tasks = [("spin", [("30", "")]), ("sleep", [("0", "")]), ("parity", [("2", "")]), ("nonsense", [])]
         res = pool.run(tasks)
         assert [r.status for r in res] == ["timeout", "ok", "ok", "error"]
         assert [r.equal for r in res] == [False, True, True, False]
-        assert "1 s" in res[0].message
+        assert "1 s of CPU time" in res[0].message
         assert res[3].cause == "exception" and "unknown compat" in res[3].message
         # the pool still works after a kill, from another thread too
         out: list[SympyResult] = []
@@ -115,6 +116,75 @@ def test_eight_threads_share_two_workers_and_queueing_never_times_out() -> None:
     assert not errors
     assert [r.status for rs in results for r in rs] == ["ok"] * 16
     assert most <= 2 and len(seen) == 2  # never more than two, and nobody was replaced
+
+
+@needs_proc_children
+@pytest.mark.timeout(120)
+def test_the_deadline_counts_the_workers_cpu_time_not_the_clock() -> None:
+    """An item that needs 0.6 s of CPU under a 1 s deadline is decided, however long the clock runs.
+
+    The worker's CPU is throttled to a quarter of the clock by stopping and continuing it (SIGSTOP /
+    SIGCONT), as a loaded machine would: the item takes ~2.4 s of the clock, more than its deadline, and
+    is still ``ok``. One that needs 3 s of CPU is a ``timeout`` in both cases. Nothing here reads a clock
+    to decide: the throttle only makes the clock run past the deadline.
+    """
+    script = TEST_WORKER[1]
+    pool = SympyPool(workers=1, timeout=1.0, worker_command=COLD_WORKER, wall_factor=100)
+    stop = threading.Event()
+
+    def throttle() -> None:
+        while not stop.is_set():
+            pids = _worker_children(script)
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            stop.wait(0.03)
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+            stop.wait(0.01)
+
+    pool.run([("parity", [("2", "")])])  # started and ready before the throttle
+    t = threading.Thread(target=throttle)
+    t.start()
+    try:
+        slow, too_slow = pool.run([("spin", [("0.6", "")]), ("spin", [("3", "")])])
+    finally:
+        stop.set()
+        t.join()
+        for pid in _worker_children(script):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        pool.close()
+    assert (slow.status, slow.equal) == ("ok", True)
+    assert too_slow.status == "timeout" and "CPU time" in too_slow.message
+
+
+@pytest.mark.timeout(60)
+def test_a_worker_that_makes_no_progress_ends_at_the_clock_backstop() -> None:
+    """A worker stuck without using CPU (here: asleep) ends at ``wall_factor`` x the deadline."""
+    pool = SympyPool(workers=1, timeout=0.5, worker_command=COLD_WORKER, wall_factor=4)
+    try:
+        stuck, after = pool.run([("sleep", [("60", "")]), ("parity", [("4", "")])])
+    finally:
+        pool.close()
+    assert stuck.status == "timeout" and "no progress within 2 s" in stuck.message
+    assert (after.status, after.equal) == ("ok", True)  # a fresh worker took the next item
+    with pytest.raises(ValueError, match="wall_factor"):
+        SympyPool(wall_factor=0.5)
+
+
+def test_a_process_cpu_time_is_read_from_proc() -> None:
+    if not Path("/proc/self/stat").exists():
+        assert pool_module._process_cpu_seconds(os.getpid()) is None
+        return
+    before = pool_module._process_cpu_seconds(os.getpid())
+    end = time.process_time() + 0.2
+    while time.process_time() < end:
+        pass
+    after = pool_module._process_cpu_seconds(os.getpid())
+    assert before is not None and after is not None and after - before >= 0.1
+    assert pool_module._process_cpu_seconds(2**22 + 12345) is None  # no such process
 
 
 class _Interrupted(Exception):

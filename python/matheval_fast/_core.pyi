@@ -214,6 +214,7 @@ def json_lines(
         | tuple[str, Literal["bool"], npt.NDArray[np.bool_], npt.NDArray[np.bool_] | None]
     ],
 ) -> npt.NDArray[np.uint8]: ...
+def _chunks_checked() -> int: ...
 
 # ---- the engine and the parser (rust/bindings/equiv.rs, latex.rs) ----
 

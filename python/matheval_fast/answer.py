@@ -13,15 +13,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig, SympyPending, Verdict
 from matheval_fast._report.progress import progress_bar
-from matheval_fast._sympy.pool import SympyResult, check_timeout, get_pool, prewarm_enabled
+from matheval_fast._sympy.pool import (
+    DEFAULT_TIMEOUT,
+    SympyResult,
+    check_timeout,
+    get_pool,
+    prewarm_enabled,
+)
 from matheval_fast._vocabulary import (
     Compat,
     DecidedBy,
@@ -62,8 +68,9 @@ REASONS: tuple[str, ...] = _core.REASONS
 PATHS: tuple[str, ...] = _core.PATHS
 _REASON_CODE = {name: i for i, name in enumerate(REASONS)}
 
-#: Seconds one SymPy fallback comparison may take before the item is marked ``timeout``.
-DEFAULT_SYMPY_TIMEOUT = 5.0
+#: Seconds of a SymPy worker's CPU time one fallback comparison may take before the item is marked
+#: ``timeout`` (CPU time, so the verdict does not depend on the machine's load; see ``_sympy/pool.py``).
+DEFAULT_SYMPY_TIMEOUT = DEFAULT_TIMEOUT
 
 #: What ``config=`` accepts: a path to an ``eval_config.json``, its content as a dict, or a loaded config.
 ConfigLike = str | os.PathLike[str] | Mapping[str, Any] | EvalConfig | None
@@ -440,9 +447,25 @@ def _bytes_array(values: bytes | bytearray | np.ndarray, dtype: str) -> np.ndarr
 
 
 def _is_ndarray(x: object) -> bool:
-    """Is ``x`` a numpy array? Asked without importing numpy: none exists before it is imported."""
-    np = sys.modules.get("numpy")
-    return np is not None and isinstance(x, np.ndarray)
+    """Is ``x`` a numpy array? Asked of its type, without importing numpy (none exists before numpy is
+    imported) and without reading ``sys.modules["numpy"]``, which another thread may be importing still
+    (a partially initialised module has no ``ndarray`` yet)."""
+    return any(c.__name__ == "ndarray" and c.__module__ == "numpy" for c in type(x).__mro__)
+
+
+#: The most threads a batch may ask for (``rust/batch.rs`` ``MAX_THREADS``).
+MAX_THREADS = 1024
+
+
+def _threads_arg(threads: object) -> int | None:
+    """``None`` or an int in 1..``MAX_THREADS``, checked before any work."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
+    return threads
 
 
 def _is_arrow(x: object) -> bool:
@@ -463,6 +486,7 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
         return [text_column(x.slice(i, chunk)) for i in range(0, len(x), chunk)] or [[]]
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of str, not a single {type(x).__name__}")
+    _refuse_unordered(x, name)
     if _is_ndarray(x):
         if x.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
@@ -474,6 +498,18 @@ def _as_columns(x: Any, name: str, chunk: int) -> list[Any]:
     if len(x) <= chunk:
         return [x]  # one chunk: the sequence itself, not a copy
     return [x[i : i + chunk] for i in range(0, len(x), chunk)]
+
+
+def _refuse_unordered(x: object, name: str) -> None:
+    """A table, a mapping or a set is not a column of texts: iterating a DataFrame gives its column
+    names, a dict its keys, and a set pairs its items with the golds in an arbitrary order."""
+    what = f"{name} must be a sequence of str, got a {type(x).__name__}"
+    if hasattr(x, "columns") and hasattr(x, "iloc"):  # a pandas (or alike) DataFrame
+        raise TypeError(f"{what}: pass one column, e.g. df['response']")
+    if isinstance(x, Mapping) or (hasattr(x, "keys") and hasattr(x, "values") and not hasattr(x, "iloc")):
+        raise TypeError(f"{what} (a mapping): pass its values in order")
+    if isinstance(x, AbstractSet):
+        raise TypeError(f"{what}: a set has no order to pair items by")
 
 
 def warm_sympy(workers: int = 1) -> None:
@@ -556,6 +592,7 @@ def check_batch(
     ([True, False], ['correct', 'incorrect'])
     """
     timeout = _timeout_arg(timeout)
+    threads = _threads_arg(threads)
     chunk = 65_536 if progress else max(1, 1 << 62)
     rcols = _as_columns(responses, "responses", chunk)
     gcols = _as_columns(golds, "golds", chunk)

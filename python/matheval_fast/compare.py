@@ -33,7 +33,7 @@ from matheval_fast._report.files import atomic_path, write_json
 from matheval_fast._report.png import write_heatmap
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._report.tables import markdown_table
-from matheval_fast.answer import load_config
+from matheval_fast.answer import DEFAULT_SYMPY_TIMEOUT, load_config
 from matheval_fast.io.logs import ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
 from matheval_fast.peers import MathVerifyPeer, math_verify_available
@@ -107,7 +107,7 @@ def compare(
     read: ReadOptions | None = None,
     config: str | os.PathLike[str] | None = None,
     threads: int | None = None,
-    timeout: float = 5.0,
+    timeout: float = DEFAULT_SYMPY_TIMEOUT,
     progress: bool = False,
 ) -> CompareReport:
     """Grade the logs' items with every grader and write the side-by-side tables (module doc)."""

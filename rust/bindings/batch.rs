@@ -224,7 +224,7 @@ fn check_batch<'py>(
     extract_policy: &Bound<'py, PyAny>,
     eval_policy: Option<&Bound<'py, PyAny>>,
     split: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     finite_decimals: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchOut<'py>> {
     let (rc, gc) = (column(responses, "responses")?, column(golds, "golds")?);
@@ -253,7 +253,8 @@ fn check_batch<'py>(
     batch::check_shapes(r.len(), g.len(), ks.as_ref().map(Vec::len)).map_err(to_pyerr)?;
     // Taken while attached: with the GIL held, no other thread can be inside the pool registry's
     // lock when this process forks.
-    let pool = batch::pool(threads).map_err(to_pyerr)?;
+    let pool =
+        batch::pool(crate::batch::thread_count(threads).map_err(to_pyerr)?).map_err(to_pyerr)?;
     // Chunks of well under a second, each read here (the GIL held) while its first blocks are
     // checked, then finished with the GIL released; a look for Ctrl-C between them.
     let out = batch::check_chunks(
@@ -368,6 +369,13 @@ fn valid_slice<'a>(v: &'a Option<PyReadonlyArray1<'_, bool>>) -> PyResult<Option
     })
 }
 
+/// How many chunks batch calls have finished in this process (work counted, not timed: tests of
+/// Ctrl-C read how far a batch got).
+#[pyfunction]
+fn _chunks_checked() -> usize {
+    batch::chunks_checked()
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // numpy's C API is loaded on first use, by running Python code: loaded here when numpy is
     // already imported (nothing then runs that a pending Ctrl-C could interrupt, which the numpy
@@ -384,5 +392,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TextColumn>()?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
     m.add_function(wrap_pyfunction!(json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(_chunks_checked, m)?)?;
     Ok(())
 }

@@ -155,7 +155,7 @@ fn unanswerable_prepare(
     extra_words: Option<&Bound<'_, PyAny>>,
     acc: Option<&Bound<'_, PyAny>>,
     threshold: Option<f64>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<UnanswerableBatch> {
     let none = py.None().into_bound(py);
     let options = options(
@@ -177,7 +177,8 @@ fn unanswerable_prepare(
         threshold,
     )?;
     let texts = texts_arg(texts, "texts")?;
-    let pool = crate::batch::pool(threads).map_err(to_pyerr)?;
+    let pool = crate::batch::pool(crate::batch::thread_count(threads).map_err(to_pyerr)?)
+        .map_err(to_pyerr)?;
     let prepared = py
         .detach(|| pool.install(|| unanswerable::prepare(&texts, &options)))
         .map_err(to_pyerr)?;

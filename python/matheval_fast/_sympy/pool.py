@@ -3,10 +3,17 @@
 SymPy can take seconds or hang on big expressions, so each comparison runs in a worker process with a
 per-item deadline; a worker that misses it is killed and replaced, and the item gets ``status="timeout"``.
 
+**Deadlines count the worker's own CPU time**, not the clock: an item that needs 4.9 s of SymPy gets the
+same verdict on a quiet machine and on one where sixteen threads share two cores (where the clock would
+run out while the worker waits for a CPU). Where a process's CPU time cannot be read (no ``/proc``), the
+clock counts instead. A clock backstop of :data:`WALL_FACTOR` times the deadline still ends an item whose
+worker makes no progress at all (stopped, or stuck outside Python), so nothing waits forever.
+
 **One pool per process.** :func:`get_pool` gives the process-wide pool: at most one worker per CPU this
 process may run on, started only when items wait, and one FIFO queue shared by every calling thread, so
 eight threads on two cores still run two workers. An item's deadline starts when a worker takes it, not
-when it is queued, so load makes items wait but never turns a decidable item into ``timeout``.
+when it is queued, and counts that worker's CPU time, so load makes items wait but never turns a decidable
+item into ``timeout``.
 
 **Cold start.** A worker takes about 1–3.5 s to start (it imports SymPy and loads the LaTeX parser before
 it says ready, so item deadlines never include that). :meth:`SympyPool.warm` starts workers in the
@@ -47,8 +54,10 @@ from typing import Any, Literal
 from matheval_fast._sympy.latex import LatexParserWarning
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "PREWARM_ENV",
     "STARTUP_TIMEOUT",
+    "WALL_FACTOR",
     "SympyPool",
     "SympyResult",
     "check_timeout",
@@ -60,6 +69,15 @@ __all__ = [
 
 #: Seconds a new worker may take to start and import SymPy (not counted against item deadlines).
 STARTUP_TIMEOUT = 120.0
+#: Seconds of a worker's CPU time an item may take by default. SymPy's slowest decidable item in the
+#: suites we keep takes about 5 s of CPU on a quiet 2-core machine and 14 s when the other hyperthread
+#: of its core is busy (CPU time is not free of load either); 30 s leaves room for a slower machine
+#: under load to reach the same verdicts. (The seed tool's budget was 5 s of the clock.)
+DEFAULT_TIMEOUT = 30.0
+#: The clock backstop, in multiples of an item's deadline: an item whose worker has had this long by the
+#: clock without using up its CPU budget (it got under 1/WALL_FACTOR of a CPU, or is stuck outside Python)
+#: ends as ``timeout`` too.
+WALL_FACTOR = 10.0
 #: The worker every pool runs unless told otherwise.
 DEFAULT_WORKER = ("-m", "matheval_fast._sympy.worker")
 
@@ -141,8 +159,33 @@ class _Item:
     timeout: float
 
 
+_CLOCK_TICKS: float | None = None
+
+
+def _process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` from ``/proc/<pid>/stat``; ``None`` where there is
+    no such file (not Linux) or the process is gone."""
+    global _CLOCK_TICKS
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+        if _CLOCK_TICKS is None:
+            _CLOCK_TICKS = float(os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, AttributeError):
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces: fields count after its ")".
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    try:
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+    except (IndexError, ValueError):
+        return None
+
+
 class _Worker:
     """One worker process; the dispatcher thread reads its answers without blocking."""
+
+    #: The clock backstop's multiple of an item's deadline (the pool's ``wall_factor``).
+    wall_factor = WALL_FACTOR
 
     def __init__(self, argv: Sequence[str], env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
@@ -159,7 +202,15 @@ class _Worker:
         self.buffer = b""
         self.ready = False
         self.item: _Item | None = None
+        # When the dispatcher looks at this worker next (monotonic clock): its start-up limit, or
+        # when its item could have used up its CPU budget at the earliest.
         self.deadline = time.monotonic() + STARTUP_TIMEOUT
+        self.started_cpu: float | None = None
+        self.started_wall = 0.0
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) the worker process has used so far; ``None`` where unknown."""
+        return _process_cpu_seconds(self.proc.pid)
 
     def read_lines(self) -> list[bytes] | None:
         """Complete lines available now; ``None`` once the worker has closed its end (it died)."""
@@ -181,7 +232,19 @@ class _Worker:
         while view:
             view = view[self.proc.stdin.write(view) or 0 :]
         self.item = item
-        self.deadline = time.monotonic() + item.timeout
+        self.started_cpu = self.cpu_seconds()
+        self.started_wall = time.monotonic()
+        # CPU time cannot run faster than the clock for one thread: nothing to look at before then.
+        self.deadline = self.started_wall + item.timeout
+
+    def item_spent(self, now: float) -> tuple[float, bool]:
+        """Seconds the current item has used of its budget (CPU time where readable, else the clock),
+        and whether the clock backstop has run out."""
+        assert self.item is not None
+        wall = now - self.started_wall
+        cpu = self.cpu_seconds() if self.started_cpu is not None else None
+        spent = wall if cpu is None or self.started_cpu is None else cpu - self.started_cpu
+        return spent, wall >= self.item.timeout * self.wall_factor
 
     def kill(self) -> None:
         self.proc.kill()
@@ -217,7 +280,9 @@ class _Worker:
 class SympyPool:
     """Up to ``workers`` SymPy processes (default: one per usable CPU) and one FIFO queue.
 
-    ``timeout`` is the default per-item deadline in seconds, counted from when a worker takes the item.
+    ``timeout`` is the default per-item deadline in seconds of the worker's CPU time, counted from when a
+    worker takes the item; ``wall_factor`` times it by the clock ends an item whose worker makes no
+    progress (see the module's docstring).
     ``worker_command`` is the argv of a worker process (default ``python -m matheval_fast._sympy.worker``);
     any program that speaks the worker's JSON-lines protocol will do.
     """
@@ -225,14 +290,18 @@ class SympyPool:
     def __init__(
         self,
         workers: int | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEFAULT_TIMEOUT,
         *,
         worker_command: Sequence[str] | None = None,
+        wall_factor: float = WALL_FACTOR,
     ) -> None:
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
             raise ValueError(f"workers must be a positive int, got {workers!r}")
         self.workers = workers if workers is not None else machine_workers()
         self.timeout = check_timeout(timeout)
+        self.wall_factor = check_timeout(wall_factor, "wall_factor")
+        if self.wall_factor < 1:
+            raise ValueError(f"wall_factor must be at least 1, got {wall_factor!r}")
         self._argv = list(worker_command) if worker_command is not None else [sys.executable, *DEFAULT_WORKER]
         self._closed = False
         self._init_process_state()
@@ -438,6 +507,7 @@ class SympyPool:
             env["PYTHONPATH"] = os.pathsep.join([pkg_root, *filter(None, [env.get("PYTHONPATH")])])
             try:
                 w = _Worker(self._argv, env)
+                w.wall_factor = self.wall_factor
             except OSError as exc:
                 self._fail_oldest_locked(f"cannot start a SymPy worker: {exc}")
                 return
@@ -480,7 +550,18 @@ class SympyPool:
                 continue
             if w.item is not None:
                 limit = w.item.timeout
-                self._finish_locked(w, SympyResult(False, "timeout", f"no answer within {limit:g} s"))
+                spent, backstop = w.item_spent(now)
+                if spent < limit and not backstop:
+                    # Not yet: it had less CPU than the clock (a busy machine). Look again when the
+                    # rest of its budget could be used up at the earliest, or at the backstop.
+                    w.deadline = min(now + max(limit - spent, 0.01), w.started_wall + limit * w.wall_factor)
+                    continue
+                message = (
+                    f"no answer within {limit:g} s of CPU time"
+                    if spent >= limit
+                    else f"no progress within {limit * w.wall_factor:g} s (the worker got almost no CPU)"
+                )
+                self._finish_locked(w, SympyResult(False, "timeout", message))
                 self._remove_locked(w, kill=True)  # stuck in SymPy: a fresh worker takes the next item
             elif not w.ready:
                 self._fail_oldest_locked(f"a SymPy worker did not start within {STARTUP_TIMEOUT:g} s")

@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
 from matheval_fast.cli import add_engine_arguments
 
 HELP = (
@@ -55,7 +56,12 @@ def add_logs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="stop at the first malformed record")
     p.add_argument("--config", type=Path, default=None, help="seed-format config: per-task checker policies")
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds per SymPy fallback comparison")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_SYMPY_TIMEOUT,
+        help="CPU seconds per SymPy fallback comparison (default 30)",
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from matheval_fast._pipeline import use_streaming_memory_pool
+from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
 from matheval_fast._sympy.pool import check_timeout
 from matheval_fast.cli import add_engine_arguments, notes
 from matheval_fast.score import default_out, format_table, response_fields, score_file
@@ -96,7 +97,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "written precision (see docs/policies.md)",
     )
     p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
-    p.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per SymPy fallback comparison")
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_SYMPY_TIMEOUT,
+        help="CPU seconds per SymPy fallback comparison (default 30)",
+    )
     p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
     add_engine_arguments(p, "ray (Ray Data; --out is a directory of Parquet)")
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")

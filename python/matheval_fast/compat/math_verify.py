@@ -231,7 +231,8 @@ def verify(
         )
     if timeout_seconds is None:
         _warn_once(
-            "timeout_seconds", "timeout_seconds=None is not honoured: the SymPy fallback is bounded (5 s)"
+            "timeout_seconds",
+            "timeout_seconds=None is not honoured: the SymPy fallback is bounded (30 s of CPU time)",
         )
     if raise_on_error:
         _warn_once(
