@@ -140,14 +140,18 @@ pub fn is_solution_text(gold: &str) -> bool {
 
 /// The answer of a gold in GSM8K's form "solution\n#### 18": the rest of the line after the
 /// last "####", trimmed, when it starts like a number (a Markdown "#### Heading" is not an
-/// answer line, the same rule as the extractor's); None for any other gold.
+/// answer line, the same rule as the extractor's) or is a word that says there is no answer
+/// (GSM-Plus's "#### None"); None for any other gold.
 pub fn gsm8k_answer(g: &str) -> Option<&str> {
     let i = rfind_hashes(g.as_bytes())?;
     let rest = g[i + 4..].trim_start_matches([' ', '\t']);
-    if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c)) {
+    let line = trim(rest.split('\n').next().unwrap_or(""));
+    if !rest.starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
+        && !crate::declines::is_no_answer(line)
+    {
         return None;
     }
-    Some(trim(rest.split('\n').next().unwrap_or("")))
+    Some(line)
 }
 
 /// `g.rfind("####")` without building a substring searcher per gold (every gold comes here): the
@@ -265,19 +269,22 @@ pub fn with_gold_plan<R>(
 fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     use crate::number::{normalize_answer, parse_number};
     use crate::verdict::Kind;
-    plan.letter = if kind == Kind::Simple {
-        None
-    } else {
-        crate::choice::gold_letter(gold)
-    };
     plan.answer.clear();
     plan.normalized.clear();
     let reduced = reduce_gold(gold);
     plan.unreduced = reduced.rule == GoldRule::Unreduced;
     if plan.unreduced {
-        (plan.no_answer, plan.number, plan.kind) = (false, None, Kind::default());
+        (plan.letter, plan.no_answer, plan.number, plan.kind) =
+            (None, false, None, Kind::default());
         return;
     }
+    // The letter of the reduced gold: a worked solution's first "graphs $A$, $C$, and $E$" is
+    // prose, its last box (`\boxed{A}`) the answer (issue 34).
+    plan.letter = if kind == Kind::Simple {
+        None
+    } else {
+        crate::choice::gold_letter(reduced.answer)
+    };
     plan.no_answer = crate::declines::is_no_answer(reduced.answer);
     let answer = crate::scan::debris::strip_debris(reduced.answer);
     plan.answer.push_str(answer);
@@ -421,5 +428,26 @@ mod tests {
         assert_eq!(gold_plan("B", Kind::Simple).letter, None);
         assert_eq!(gold_plan("7 pm", Kind::Auto).kind, Kind::Latex);
         assert!(gold_plan("None", Kind::Auto).no_answer);
+    }
+
+    /// Issue 34: lighteval's `math_500` gold is `ANSWER: <solution>`; the letter is the box's.
+    #[test]
+    fn a_choice_letter_comes_from_the_reduced_gold() {
+        use crate::verdict::Kind;
+        let g = "ANSWER: Only graphs $A$, $C$, and $E$ pass the vertical line test, and of \
+                 those only graph $\\boxed{A}$ is one-to-one.";
+        assert_eq!(gold_plan(g, Kind::Auto).letter, Some(b'A'));
+        assert_eq!(
+            gold_plan("Solution: no answer here at all, just words.", Kind::Auto).letter,
+            None
+        );
+    }
+
+    /// Issue 33: GSM-Plus writes "#### None" when a question has no answer.
+    #[test]
+    fn a_hashes_line_that_says_there_is_no_answer_is_the_answer() {
+        assert_eq!(reduce("Alice has 3 apples.\n#### None"), ("None", "hashes"));
+        assert!(gold_plan("We cannot know.\n#### None", crate::verdict::Kind::Auto).no_answer);
+        assert_ne!(reduce("#### Heading\ntext").1, "hashes");
     }
 }

@@ -30,6 +30,21 @@ pub(super) enum AfterAnchor {
 /// next line (an answer is short; the bound keeps a run of anchors linear).
 const NEXT_LINE_WINDOW: usize = 4096;
 
+/// `#### 3. Probability of heads`: a numbered Markdown heading (a number, `.`, `)` or `:`, a space and
+/// a word), not GSM8K's answer line (issue 33). Reads a few bytes only.
+fn numbered_heading(rest: &str) -> bool {
+    let r = rest.trim_start_matches([' ', '\t']).as_bytes();
+    let digits = r.iter().take(4).take_while(|c| c.is_ascii_digit()).count();
+    (1..=3).contains(&digits)
+        && r.get(digits)
+            .is_some_and(|c| matches!(c, b'.' | b')' | b':'))
+        && r.get(digits + 1) == Some(&b' ')
+        && r.len() >= digits + 4
+        && r[digits + 2..digits + 4]
+            .iter()
+            .all(u8::is_ascii_alphabetic)
+}
+
 /// The answer right after an anchor ending at `pos`.
 ///
 /// The anchored text is the rest of the line, up to the end of its sentence. Within it:
@@ -84,9 +99,10 @@ pub(super) fn answer_after_anchor(
     // Decided on the first character, before the line is read, so that a run of anchors that all
     // fail ("########...") costs constant work each, not a scan of the rest of the line.
     if text[..pos].ends_with("####")
-        && !rest
+        && (!rest
             .trim_start()
             .starts_with(|c: char| c.is_ascii_digit() || "-+$\\.(".contains(c))
+            || numbered_heading(rest))
     {
         return Nothing;
     }

@@ -242,15 +242,16 @@ mod tests {
         assert_eq!(ex(&format!("{}1", "x+".repeat(100))).as_deref(), Some("1"));
     }
 
-    /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, an open
-    /// brace runs to the end, and consecutive boxes join across connectives.
+    /// Boxes are read one way everywhere (`crate::scan::boxes`): braced or one token, and
+    /// consecutive boxes join across connectives. A response cut off inside its last box has no
+    /// answer (issue 34: paying a truncated answer teaches a policy to stop early).
     #[test]
     fn boxes_read_one_way() {
         assert_eq!(ex("so \\boxed 5").as_deref(), Some("5"));
         assert_eq!(ex("so \\boxed\n{5}").as_deref(), Some("5"));
-        assert_eq!(ex("cut off: \\boxed{12").as_deref(), Some("12"));
-        assert_eq!(ex("The answer is \\boxed{12").as_deref(), Some("12"));
-        assert_eq!(ex("The answer is $\\boxed{12$").as_deref(), Some("12"));
+        assert_eq!(ex("cut off: \\boxed{12").as_deref(), None);
+        assert_eq!(ex("The answer is \\boxed{12").as_deref(), None);
+        assert_eq!(ex("The answer is $\\boxed{12$").as_deref(), None);
         assert_eq!(ex("\\boxed{3} and \\boxed 4").as_deref(), Some("3, 4"));
     }
 }

@@ -51,6 +51,11 @@ pub struct Extracted {
 
 /// Extract the final answer from a response.
 pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
+    // A response cut off inside its last box (`... \boxed{\frac{1}{3}`, a generation that hit its
+    // token limit) has no final answer: paying it would teach a policy to stop early (issue 34).
+    if ends_inside_a_box(text) {
+        return None;
+    }
     let mut extra: Vec<usize> = Vec::new();
     // A configured phrase the built-in anchors already find ("The answer is: ") adds nothing.
     uncovered_patterns(patterns, |p| {
@@ -78,10 +83,14 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
         last_tried = pos;
         match answer_after_anchor(text, pos, &mut has_box) {
             AfterAnchor::Answer(a) => {
+                // Boxes after the anchor: the last run of them is the final answer, whether it
+                // joins the anchored box (`The answer is \boxed{1}, \boxed{2}`) or corrects it
+                // (`The answer is \boxed{2}. Wait, actually \boxed{3}`), as without the anchor.
+                let answer = boxes_after(text, pos).unwrap_or(a);
                 return Some(Extracted {
-                    answer: a,
+                    answer,
                     by: ExtractedBy::Anchor,
-                })
+                });
             }
             // The anchored sentence is prose and the response has a box: the box is the answer.
             AfterAnchor::Prose => break,
@@ -140,6 +149,32 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     }
 }
 
+/// The last run of joined boxes after byte `pos`, when there is a box there.
+fn boxes_after(text: &str, pos: usize) -> Option<String> {
+    let rest = &text[pos..];
+    if memchr::memmem::find(rest.as_bytes(), b"\\boxed").is_none()
+        && memchr::memmem::find(rest.as_bytes(), b"\\fbox").is_none()
+    {
+        return None;
+    }
+    boxes::boxed_answer(rest)
+}
+
+/// Does the text end inside its last `\boxed{` / `\fbox{` (never closed)?
+fn ends_inside_a_box(text: &str) -> bool {
+    let b = text.as_bytes();
+    let last = [
+        memchr::memmem::rfind(b, b"\\boxed"),
+        memchr::memmem::rfind(b, b"\\fbox"),
+    ]
+    .into_iter()
+    .flatten()
+    .max();
+    // An unclosed brace runs its box to the end of the text (`scan::boxes::box_at`).
+    last.and_then(|i| boxes::box_at(text, i))
+        .is_some_and(|bx| bx.content.1 == text.len() && b[bx.content.0 - 1] == b'{')
+}
+
 /// The answer `extract` finds with no configured patterns (the tests' shorthand).
 #[cfg(test)]
 fn ex(t: &str) -> Option<String> {
@@ -149,6 +184,46 @@ fn ex(t: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 33: a later box corrects or completes the anchored one; a numbered heading is no
+    /// `####` answer line. Issue 34: a response cut off inside its box has no answer.
+    #[test]
+    fn the_final_box_and_headings_and_truncated_boxes() {
+        let cases = [
+            (
+                "The answer is \\boxed{2}. Wait, actually \\boxed{3}",
+                Some("3"),
+            ),
+            ("The answer is \\boxed{1}, \\boxed{2}.", Some("1, 2")),
+            ("The answer is \\boxed{2} and \\boxed{3}", Some("2, 3")),
+            (
+                "The final answer is $\\boxed{12}$. I hope it is correct.",
+                Some("12"),
+            ),
+            (
+                "The answer is 2. Let me double-check: $\\boxed{2}$",
+                Some("2"),
+            ),
+            (
+                "#### 3. Probability of heads\nSo \\[ P = \\boxed{0.6875} \\]",
+                Some("0.6875"),
+            ),
+            (
+                "#### 3) Counting the cases\nThere are 12 of them.",
+                Some("12"),
+            ),
+            ("She pays 3 + 4 = 7 dollars.\n#### 7", Some("7")),
+            ("#### 18.", Some("18")),
+            ("so the answer is \\boxed{\\frac{1}{3}", None),
+            (
+                "so the answer is \\boxed{\\frac{1}{3}}",
+                Some("\\frac{1}{3}"),
+            ),
+        ];
+        for (t, want) in cases {
+            assert_eq!(ex(t).as_deref(), want, "{t}");
+        }
+    }
 
     /// Issue 22: a response cut after restating the question has no answer.
     #[test]

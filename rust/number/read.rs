@@ -35,6 +35,11 @@ pub fn parse_number(s: &str) -> Option<WrittenNumber> {
             None => (a, e1),
         }
     };
+    // `4t`, `2x`, `3n`, `4i`: a letter written onto the number is a variable (an answer in terms of
+    // `t`, a complex number), not a unit; `5 t`, `5cm`, `5m`, `5k` stay a number with a unit.
+    if is_glued_variable(&body[end..]) {
+        return None;
+    }
     let mut rest = trim_start(&body[end..]);
     if let Some(r) = rest
         .strip_prefix('%')
@@ -71,6 +76,13 @@ fn strip_currency(s: &str) -> &str {
 }
 
 /// Unit words after a number: letters (with `^2`, `/`, `\text{..}`), nothing numeric.
+/// One letter right after a number, alone: one that names a variable in math answers (`t`, `x`,
+/// `n`, `i`), not one a unit is abbreviated to (`m`, `s`, `g`, `h`, `k`, `l`, `e` of `5e3`).
+fn is_glued_variable(tail: &str) -> bool {
+    let t = tail.trim_end_matches(['.', '!', ' ', '$']);
+    t.len() == 1 && "abcdijnpqrtuvwxyz".contains(t)
+}
+
 fn is_unit_tail(rest: &str) -> bool {
     let r = rest.trim_end_matches(['.', '!', ' ']);
     // A power on a wrapped unit: `\text{cm}^2`, `\mathrm{m}^{3}`.
@@ -191,5 +203,22 @@ mod tests {
             .map(|f| f.number.value)
             .collect();
         assert_eq!(v, vec![0.5, 25.0]);
+    }
+
+    /// Issue 32: the gold `4t` (an answer in terms of `t`) was read as 4, so `\boxed{4}` was right.
+    #[test]
+    fn a_letter_written_onto_a_number_is_a_variable_not_a_unit() {
+        for s in ["4t", "2x", "3n", "4i", "-2y", "4t."] {
+            assert!(parse_number(s).is_none(), "{s}");
+        }
+        for (s, v) in [
+            ("5 t", 5.0),
+            ("5m", 5.0),
+            ("5cm", 5.0),
+            ("5 km", 5.0),
+            ("18", 18.0),
+        ] {
+            assert_eq!(parse_number(s).map(|n| n.value), Some(v), "{s}");
+        }
     }
 }
