@@ -97,7 +97,7 @@ def write_compare_report(
         base = f"{task}-{item_id}-{sample}"
         anchors[base] += 1
         cols["anchor"].append(base if anchors[base] == 1 else f"{base}-{anchors[base]}")
-        cols["title"].append(f"{task} · id {item_id} · sample {sample}")
+        cols["sample"].append(sample)
         cols["main"].append(pattern)
         cols["model"].append(code("model", model))
         cols["task"].append(code("task", task))
@@ -130,7 +130,7 @@ def write_compare_report(
         "cols": dict(cols),
         "rowTop": ["task", "fixed"],
         "rowMain": "main",
-        "titleCol": "title",
+        "title": [["", "task"], ["id ", "id"], ["sample ", "sample"]],
         "fields": [
             ["id", "id"],
             ["model", "model"],

@@ -195,7 +195,10 @@ def heatmap(
 def script_json(obj: Any) -> str:
     """JSON for a ``<script type="application/json">`` element: every ``<`` written ``\\u003c`` (a string
     holding ``</script>`` or ``<!--`` cannot end or change the element), standard JSON (NaN -> null)."""
-    text = json.dumps(json_safe(obj), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # a NaN somewhere: the (slower) walk that writes it as null
+        text = json.dumps(json_safe(obj), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     # U+2028/2029 are valid in JSON; escaped anyway so the data is also valid JavaScript source.
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 

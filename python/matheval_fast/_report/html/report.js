@@ -22,6 +22,9 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  function title(i) {
+    return data.title.map(function (p) { return p[0] + value(p[1], i); }).join(" · ");
+  }
   function value(col, i) {
     var v = cols[col][i];
     if (data.dicts[col] && v !== null && v !== undefined) return data.dicts[col][v];
@@ -169,7 +172,7 @@
     selected = i;
     detail.textContent = "";
     detail.dataset.item = cols.anchor[i];
-    var h = el("h3", null, value(data.titleCol, i));
+    var h = el("h3", null, title(i));
     h.id = "item-" + cols.anchor[i];
     detail.appendChild(h);
     var dl = el("dl");

@@ -447,55 +447,60 @@ def _item_data(
 
     groups = summary["groups"]
     budget = Budget(TEXT_BUDGET, RESPONSE_CHARS, SHORT_RESPONSE_CHARS)
-    dict_cols = ("model", "task", "metric", "kind", "reason", "path")
+    # Values that repeat are written once, in a dictionary per column, and referred to by number.
+    dict_cols = ("model", "task", "metric", "kind", "reason", "path", "log", "compared", "gold_rule")
     dicts: dict[str, dict[str, int]] = {c: {} for c in dict_cols}
 
     def code(c: str, v: Any) -> int | None:
         if v is None:
             return None
-        return dicts[c].setdefault(str(v), len(dicts[c]))
+        d = dicts[c]
+        k = d.get(v)
+        if k is None:
+            k = d[v] = len(d)
+        return k
 
     votes = vote_groups([[s["extracted"] for s in it.samples] for it in items if it.samples])
     vote_iter = iter(votes)
     cols: dict[str, list[Any]] = defaultdict(list)
-    unit = {f["file"]: f.get("position_unit") or "line/row" for f in summary["files"]}
     seen: Counter = Counter()
+    metric_no = {
+        (gi, name): k for gi, g in enumerate(groups) for k, name in enumerate(g.get("metrics") or {})
+    }
     for it in items:
         g, r = groups[it.group], it.rows
-        base = f"{Path(g['file']).stem}-{r['position']}-{it.metric}"
+        # #item-<log>-<line/row>-<metric>, by their numbers in the summary: short, and safe in a URL.
+        base = f"{it.file}-{r['position']}-{metric_no.get((it.group, it.metric), 0)}"
         seen[base] += 1
         anchor = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        extracted, fw_extracted = r.get("extracted"), r.get("fw_extracted")
         text = responses.get((it.file, it.record, int(r["sample"])), r.get("response"))
-        span = find_span(text, r.get("extracted"))
+        span = find_span(text, extracted)
         text, span, note = budget.take(text, span)
-        if span is None and r.get("extracted") and text is not None:
+        if span is None and extracted and text is not None:
             note = ((note or "") + " Our extracted answer is not written in the text as extracted.").strip()
-        ours_t = f"{r.get('extracted') or '—'} ({_score(r['ours_score'])})"
-        fw_t = f"{r.get('fw_extracted') or '—'} ({_score(r['fw_score_item'])})"
+        ours, fw = _score(r["ours_score"]), _score(r["fw_score_item"])
         cols["anchor"].append(anchor)
-        cols["title"].append(f"{_group_label(g)} · {it.metric} · id {r.get('id')}")
-        cols["main"].append(f"ours {ours_t} · framework {fw_t}")
+        cols["main"].append(f"ours {extracted or '—'} ({ours}) · framework {fw_extracted or '—'} ({fw})")
         cols["model"].append(code("model", g.get("model")))
         cols["task"].append(code("task", _group_label(g)))
         cols["metric"].append(code("metric", it.metric))
         cols["kind"].append(code("kind", r["kind"]))
         cols["reason"].append(code("reason", r.get("reason")))
         cols["path"].append(code("path", r.get("path")))
-        cols["where"].append(f"{g['file']}, {unit.get(g['file'], 'line/row')} {r.get('position')}")
+        cols["log"].append(code("log", g["file"]))
+        cols["position"].append(r.get("position"))
         cols["id"].append(str(r.get("id")))
-        cols["compared"].append(((g.get("metrics") or {}).get(it.metric) or g).get("compared_with"))
+        cols["compared"].append(
+            code("compared", ((g.get("metrics") or {}).get(it.metric) or g).get("compared_with"))
+        )
         cols["gold"].append(r.get("gold"))
-        cols["gold_rule"].append(r.get("gold_rule"))
-        cols["fw"].append(
-            f"{_score(r['fw_score_item'])}; extracted: {r.get('fw_extracted') or '— (the log does not say)'}"
-        )
-        cols["ours"].append(
-            f"{_score(r['ours_score'])}; {r.get('reason')} by {r.get('path')}; "
-            f"extracted: {r.get('extracted') or '—'}"
-        )
-        cols["sample"].append(str(r.get("sample")))
-        cols["extracted"].append(r.get("extracted"))
-        cols["fw_extracted"].append(r.get("fw_extracted"))
+        cols["gold_rule"].append(code("gold_rule", r.get("gold_rule")))
+        cols["fw_score"].append(fw)
+        cols["ours_score"].append(ours)
+        cols["sample"].append(r.get("sample"))
+        cols["extracted"].append(extracted)
+        cols["fw_extracted"].append(fw_extracted)
         cols["response"].append(text)
         cols["span"].append(list(span) if span else None)
         cols["note"].append(note)
@@ -528,9 +533,10 @@ def _item_data(
         "cols": dict(cols),
         "rowTop": ["task", "metric", "kind", "reason"],
         "rowMain": "main",
-        "titleCol": "title",
+        "title": [["", "task"], ["", "metric"], ["id ", "id"]],
         "fields": [
-            ["where", "where"],
+            ["log", "log"],
+            ["line/row", "position"],
             ["id", "id"],
             ["model", "model"],
             ["task [filter]", "task"],
@@ -539,16 +545,20 @@ def _item_data(
             ["kind", "kind"],
             ["gold (as the metric compares it)", "gold", "mono"],
             ["gold rule", "gold_rule"],
-            ["framework", "fw", "mono"],
-            ["ours", "ours", "mono"],
+            ["framework's score", "fw_score"],
+            ["framework's answer", "fw_extracted", "mono"],
+            ["our score", "ours_score"],
+            ["our answer", "extracted", "mono"],
+            ["our reason", "reason"],
+            ["our path", "path"],
             ["sample shown", "sample"],
         ],
         "responseCol": "response",
         "spanCol": "span",
         "noteCol": "note",
         "samplesCol": "samples",
-        "search": ["response", "gold", "extracted", "fw_extracted", "id", "where"],
-        "searchLabel": "response, gold, answers, id, file",
+        "search": ["response", "gold", "extracted", "fw_extracted", "id"],
+        "searchLabel": "response, gold, answers, id",
     }
     return data, budget
 

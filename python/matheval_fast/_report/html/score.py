@@ -167,7 +167,6 @@ def write_score_report(
         if text is None and str(source) == "-":
             note = "The input was read from stdin: its responses are not in this report."
         cols["anchor"].append(base if seen[base] == 1 else f"{base}-{seen[base]}")
-        cols["title"].append(f"line {r['line']} · prompt {r['prompt']}")
         cols["main"].append(f"{r.get('reason')}: {r.get('extracted') or '—'} vs gold {r.get('gold')}")
         cols["prompt"].append(code("prompt", r.get("prompt")))
         cols["type"].append(
@@ -200,7 +199,7 @@ def write_score_report(
         "cols": dict(cols),
         "rowTop": ["prompt", "type", "level", "reason"],
         "rowMain": "main",
-        "titleCol": "title",
+        "title": [["line ", "line"], ["prompt ", "prompt"]],
         "fields": [
             ["line", "line"],
             ["ids", "ids"],
