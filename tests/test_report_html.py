@@ -402,8 +402,10 @@ def test_a_hostile_response_is_shown_as_text_and_never_run(browser, tmp_path):
     o.close()
 
 
-def test_100000_disagreements_open_with_a_bounded_list(browser, tmp_path):
-    n = 100_000
+@pytest.mark.parametrize("n", [1_000, 100_000])
+def test_many_disagreements_open_with_a_bounded_list(browser, tmp_path, n):
+    """The page's size and opening time are printed (``-s``), not asserted: what is asserted is what is
+    drawn, a few dozen rows of the virtual list wherever it is scrolled to."""
     responses = [f"Step {i}: 9 * 2 = 18 eggs are sold each day. The answer is 18" for i in range(n)]
     log = qwen_log(tmp_path / "logs" / "m" / "test_gsm8k.jsonl", responses)
     t0 = time.perf_counter()
@@ -416,10 +418,11 @@ def test_100000_disagreements_open_with_a_bounded_list(browser, tmp_path):
     assert o.count() == n
     rows = pg.locator("#list .row").count()
     assert 0 < rows <= 60
-    pg.evaluate("document.getElementById('list').scrollTop = 44 * 77_777")
-    pg.wait_for_selector(f'#list .row[data-item="{page_data(page)["cols"]["anchor"][77_777]}"]')
+    far = n * 7 // 9
+    pg.evaluate(f"document.getElementById('list').scrollTop = 44 * {far}")
+    pg.wait_for_selector(f'#list .row[data-item="{page_data(page)["cols"]["anchor"][far]}"]')
     assert pg.locator("#list .row").count() <= 60
-    pg.fill("#search", "step 4242:")
+    pg.fill("#search", "step 424:")
     o.until("document.getElementById('list').dataset.count", "1")
     print(
         f"\n{n:,} disagreements: report {page.stat().st_size / 1e6:.1f} MB, rescore {t1 - t0:.1f} s, "

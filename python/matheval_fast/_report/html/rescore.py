@@ -265,21 +265,8 @@ def _summary_html(
     )
     out.append("</dl>")
     files = summary["files"]
-    out.append(
-        table(
-            ["log", "format", "model", "rows", "malformed"],
-            [
-                [
-                    f["file"],
-                    f.get("format") or "",
-                    f.get("model") or "",
-                    cell(num(f["rows"]), pointer("files", k, "rows"), "int"),
-                    cell(num(f["malformed"]), pointer("files", k, "malformed"), "int"),
-                ]
-                for k, f in enumerate(files)
-            ],
-        )
-    )
+    formats = ", ".join(sorted({f.get("format") or "?" for f in files}))
+    out.insert(-1, f'<dt>logs</dt><dd>{len(files)} ({esc(formats)}; <a href="#inputs">the list</a>)</dd>')
     # The main table: per model × task × metric.
     head = [
         "model",
@@ -427,6 +414,22 @@ def _summary_html(
             out.append("</ul>")
         out.append("</li>")
     out.append("</ul>")
+    out.append('<h2 id="inputs">Logs</h2>')
+    out.append(
+        table(
+            ["log", "format", "model", "rows", "malformed"],
+            [
+                [
+                    f["file"],
+                    f.get("format") or "",
+                    f.get("model") or "",
+                    cell(num(f["rows"]), pointer("files", k, "rows"), "int"),
+                    cell(num(f["malformed"]), pointer("files", k, "malformed"), "int"),
+                ]
+                for k, f in enumerate(files)
+            ],
+        )
+    )
     bad = [f for f in files if f["malformed"]]
     if bad:
         out.append("<h2>Malformed records</h2><ul>")
