@@ -369,6 +369,40 @@ def test_summary_tables_read_without_scripts(browser, real):
     ctx.close()
 
 
+def test_compare_and_score_pages_show_their_json_and_open_an_item(browser, tmp_path):
+    from matheval_fast._report.html import write_compare_report, write_score_report
+    from matheval_fast.compare import compare
+    from matheval_fast.score import score_file
+
+    rep = compare([LOGS / "lm_eval_real"], tmp_path / "cmp", math_verify="off")
+    pages = [
+        (
+            write_compare_report(rep, tmp_path / "cmp", [LOGS / "lm_eval_real"]),
+            tmp_path / "cmp" / "compare.json",
+        )
+    ]
+    demo = ROOT / "data" / "samples" / "demo_responses.json"
+    summary = score_file(demo, tmp_path / "demo.jsonl")
+    pages.append((write_score_report(summary, source=demo), Path(summary["outputs"]["summary"])))
+    for page, source in pages:
+        doc = json.loads(source.read_text(encoding="utf-8"))
+        data = page_data(page)
+        o = Opened(browser, page)
+        cells = o.page.eval_on_selector_all(
+            "#summary [data-json]",
+            "els => els.map(e => [e.dataset.json, e.dataset.fmt, e.textContent.trim()])",
+        )
+        assert len(cells) > 10
+        for pointer, fmt, text in cells:
+            assert text == formatted(at(doc, pointer), fmt), (page.name, pointer)
+        assert o.count() == data["n"] == data["total"] > 0
+        anchor = data["cols"]["anchor"][-1]
+        o.page.goto(page.as_uri() + "#item-" + anchor)
+        o.until("document.getElementById('detail').dataset.item", anchor)
+        assert o.page.text_content("#detail pre.response") == data["cols"]["response"][-1]
+        o.close()
+
+
 HOSTILE = [
     "<script>window.__pwned = 1</script> so the answer is 18",
     '<img src="x" onerror="window.__pwned = 2"> <b>bold</b> The answer is 18',

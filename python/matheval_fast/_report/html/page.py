@@ -127,9 +127,9 @@ def bar_chart(
         out.append(f'<rect x="{x}" y="6" width="10" height="10" fill="{colour}"/>')
         out.append(f'<text x="{x + 14}" y="15">{esc(name)}</text>')
     for t in range(0, 101, 25):
-        x = left + width * t / 100
-        out.append(f'<line x1="{x}" y1="24" x2="{x}" y2="{height - 20}" stroke="#ddd"/>')
-        out.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle">{t} %</text>')
+        gx = left + width * t / 100
+        out.append(f'<line x1="{gx}" y1="24" x2="{gx}" y2="{height - 20}" stroke="#ddd"/>')
+        out.append(f'<text x="{gx}" y="{height - 6}" text-anchor="middle">{t} %</text>')
     for i, label in enumerate(labels):
         y0 = 30 + i * per
         short = label if len(label) <= 38 else label[:36] + "…"

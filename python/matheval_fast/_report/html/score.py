@@ -88,7 +88,7 @@ def _responses(
     if source is None or str(source) == "-" or not wanted:
         return out
     last = max(line for line, _ in wanted)
-    for rb in source_batches(source, fields, input_format=input_format):
+    for rb in source_batches(str(source), fields, input_format=input_format):
         b = rb.batch
         if not b.num_rows:
             continue
