@@ -41,6 +41,20 @@ from matheval_fast._report.html.text import Budget, find_span
 __all__ = ["write_rescore_report"]
 
 _KINDS = ("extraction", "equivalence", "gold", "unknown")
+#: What an item of the page takes from its row of the per-item file (``response`` with --keep-response).
+_ROW_COLUMNS = (
+    "id",
+    "record",
+    "position",
+    "sample",
+    "gold",
+    "gold_rule",
+    "extracted",
+    "fw_extracted",
+    "reason",
+    "path",
+    "response",
+)
 
 
 @dataclass
@@ -172,7 +186,12 @@ def _collect(
                         b.column(col("extracted")).take(reps),
                         b.column(col("fw_extracted")).take(reps),
                     )
-                    rows = b.take(reps).to_pylist()
+                    keep = [c for c in _ROW_COLUMNS if c in b.schema.names]
+                    taken = b.select(keep).take(reps)
+                    rows = [
+                        dict(zip(keep, values, strict=True))
+                        for values in zip(*(taken.column(c).to_pylist() for c in keep), strict=True)
+                    ]
                     for k, r in enumerate(dis):
                         row = rows[k]
                         row["ours_score"], row["fw_score_item"], row["kind"] = ours[r], fw[r], kinds[k]
@@ -470,12 +489,35 @@ def _item_data(
     metric_no = {
         (gi, name): k for gi, g in enumerate(groups) for k, name in enumerate(g.get("metrics") or {})
     }
+    # Per (group, metric): the codes every item of it shares.
+    shared: dict[tuple[int, str], tuple[Any, ...]] = {}
+    anchor_l, main_l, model_l, task_l, metric_l = (
+        cols[c] for c in ("anchor", "main", "model", "task", "metric")
+    )
+    kind_l, reason_l, path_l, log_l, pos_l = (cols[c] for c in ("kind", "reason", "path", "log", "position"))
+    id_l, compared_l, gold_l, rule_l = (cols[c] for c in ("id", "compared", "gold", "gold_rule"))
+    fws_l, ours_l, sample_l, ext_l, fwext_l = (
+        cols[c] for c in ("fw_score", "ours_score", "sample", "extracted", "fw_extracted")
+    )
+    resp_l, span_l, note_l = cols["response"], cols["span"], cols["note"]
     for it in items:
         g, r = groups[it.group], it.rows
+        key = (it.group, it.metric)
+        sh = shared.get(key)
+        if sh is None:
+            m = (g.get("metrics") or {}).get(it.metric) or g
+            sh = shared[key] = (
+                code("model", g.get("model")),
+                code("task", _group_label(g)),
+                code("metric", it.metric),
+                code("log", g["file"]),
+                code("compared", m.get("compared_with")),
+                metric_no.get(key, 0),
+            )
         # #item-<log>-<line/row>-<metric>, by their numbers in the summary: short, and safe in a URL.
-        base = f"{it.file}-{r['position']}-{metric_no.get((it.group, it.metric), 0)}"
+        base = f"{it.file}-{r['position']}-{sh[5]}"
         seen[base] += 1
-        anchor = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        anchor_l.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
         extracted, fw_extracted = r.get("extracted"), r.get("fw_extracted")
         text = responses.get((it.file, it.record, int(r["sample"])), r.get("response"))
         span = find_span(text, extracted)
@@ -483,30 +525,27 @@ def _item_data(
         if span is None and extracted and text is not None:
             note = ((note or "") + " Our extracted answer is not written in the text as extracted.").strip()
         ours, fw = _score(r["ours_score"]), _score(r["fw_score_item"])
-        cols["anchor"].append(anchor)
-        cols["main"].append(f"ours {extracted or '—'} ({ours}) · framework {fw_extracted or '—'} ({fw})")
-        cols["model"].append(code("model", g.get("model")))
-        cols["task"].append(code("task", _group_label(g)))
-        cols["metric"].append(code("metric", it.metric))
-        cols["kind"].append(code("kind", r["kind"]))
-        cols["reason"].append(code("reason", r.get("reason")))
-        cols["path"].append(code("path", r.get("path")))
-        cols["log"].append(code("log", g["file"]))
-        cols["position"].append(r.get("position"))
-        cols["id"].append(str(r.get("id")))
-        cols["compared"].append(
-            code("compared", ((g.get("metrics") or {}).get(it.metric) or g).get("compared_with"))
-        )
-        cols["gold"].append(r.get("gold"))
-        cols["gold_rule"].append(code("gold_rule", r.get("gold_rule")))
-        cols["fw_score"].append(fw)
-        cols["ours_score"].append(ours)
-        cols["sample"].append(r.get("sample"))
-        cols["extracted"].append(extracted)
-        cols["fw_extracted"].append(fw_extracted)
-        cols["response"].append(text)
-        cols["span"].append(list(span) if span else None)
-        cols["note"].append(note)
+        main_l.append(f"ours {extracted or '—'} ({ours}) · framework {fw_extracted or '—'} ({fw})")
+        model_l.append(sh[0])
+        task_l.append(sh[1])
+        metric_l.append(sh[2])
+        log_l.append(sh[3])
+        compared_l.append(sh[4])
+        kind_l.append(code("kind", r["kind"]))
+        reason_l.append(code("reason", r.get("reason")))
+        path_l.append(code("path", r.get("path")))
+        pos_l.append(r.get("position"))
+        id_l.append(str(r.get("id")))
+        gold_l.append(r.get("gold"))
+        rule_l.append(code("gold_rule", r.get("gold_rule")))
+        fws_l.append(fw)
+        ours_l.append(ours)
+        sample_l.append(r.get("sample"))
+        ext_l.append(extracted)
+        fwext_l.append(fw_extracted)
+        resp_l.append(text)
+        span_l.append(list(span) if span else None)
+        note_l.append(note)
         if it.samples:
             labels = next(vote_iter)
             tally = Counter(x for x in labels if x is not None)
