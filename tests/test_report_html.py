@@ -403,6 +403,20 @@ def test_compare_and_score_pages_show_their_json_and_open_an_item(browser, tmp_p
         o.close()
 
 
+def test_a_run_with_no_disagreement_has_an_empty_list_and_says_so(browser, tmp_path):
+    log = tmp_path / "logs" / "m" / "test_gsm8k.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text(
+        json.dumps({"idx": 0, "gt": "18", "code": ["The answer is 18"], "pred": ["18"], "score": [True]})
+    )
+    rep = rescore([log], tmp_path / "out")
+    page = write_rescore_report(rep.summary(), tmp_path / "out")
+    o = Opened(browser, page)
+    assert o.count() == 0 and o.page.locator("#list .row").count() == 0
+    assert o.page.text_content("#count") == "0 of 0 disagreements"
+    o.close()
+
+
 HOSTILE = [
     "<script>window.__pwned = 1</script> so the answer is 18",
     '<img src="x" onerror="window.__pwned = 2"> <b>bold</b> The answer is 18',
