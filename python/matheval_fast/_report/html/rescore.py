@@ -285,7 +285,11 @@ def _summary_html(
     out.append("</dl>")
     files = summary["files"]
     formats = ", ".join(sorted({f.get("format") or "?" for f in files}))
-    out.insert(-1, f'<dt>logs</dt><dd>{len(files)} ({esc(formats)}; <a href="#inputs">the list</a>)</dd>')
+    out.insert(
+        -1,
+        f'<dt>logs</dt><dd>{len(files)} from {esc(formats)} (<a href="#inputs">the list</a>; the '
+        "per-sample logs do not record the framework's version)</dd>",
+    )
     # The main table: per model × task × metric.
     head = [
         "model",
