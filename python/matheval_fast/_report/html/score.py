@@ -168,11 +168,11 @@ def write_score_report(
             note = "The input was read from stdin: its responses are not in this report."
         cols["anchor"].append(base if seen[base] == 1 else f"{base}-{seen[base]}")
         cols["main"].append(f"{r.get('reason')}: {r.get('extracted') or '—'} vs gold {r.get('gold')}")
-        cols["prompt"].append(code("prompt", r.get("prompt")))
+        cols["prompt"].append(code("prompt", f"prompt {r.get('prompt')}"))
         cols["type"].append(
             code("type", " / ".join(x for x in (r.get("type"), r.get("subtype")) if x) or None)
         )
-        cols["level"].append(code("level", r.get("level")))
+        cols["level"].append(code("level", None if r.get("level") in (None, "") else f"level {r['level']}"))
         cols["reason"].append(code("reason", r.get("reason")))
         cols["path"].append(code("path", r.get("path")))
         cols["line"].append(str(r["line"]))
@@ -199,7 +199,7 @@ def write_score_report(
         "cols": dict(cols),
         "rowTop": ["prompt", "type", "level", "reason"],
         "rowMain": "main",
-        "title": [["line ", "line"], ["prompt ", "prompt"]],
+        "title": [["line ", "line"], ["", "prompt"]],
         "fields": [
             ["line", "line"],
             ["ids", "ids"],
