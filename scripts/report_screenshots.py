@@ -5,7 +5,8 @@
 Runs ``rescore`` (lm-eval's and lighteval's own logs of real items, every sample), ``compare`` (the lm-eval
 logs, without math-verify) and ``score --report`` (the demo responses) into a scratch folder, opens each
 report in Debian's chromium through Playwright (``MATHEVAL_CHROMIUM`` names another browser) and writes
-``report-<command>-summary.png`` and ``report-<command>-item.png``.
+``report-<command>-summary.png`` and ``report-<command>-item.png`` (and compare's heat map,
+``report-compare-heatmap.png``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def main() -> int:
             view.goto(page.as_uri())
             view.wait_for_selector("body[data-ready='1']")
             view.screenshot(path=str(IMG / f"report-{command}-summary.png"))
+            if command == "compare":  # the heat map is below the accuracy table
+                view.locator("#summary svg").screenshot(path=str(IMG / "report-compare-heatmap.png"))
             view.goto(page.as_uri() + "#item-" + _item(page, command))
             view.wait_for_selector("#detail h3")
             view.locator("#browser").screenshot(path=str(IMG / f"report-{command}-item.png"))

@@ -208,19 +208,28 @@ def _summary(r: dict[str, Any], graders: list[str]) -> str:
         f"<dt>report written</dt><dd>{esc(generated)}</dd>",
         f'<dt>items</dt><dd><span data-json="/items" data-fmt="int">{num(r["items"])}</span></dd>',
         "</dl>",
-        "<h2>Accuracy per grader (%)</h2>",
+        "<h2>Accuracy per model, task and grader</h2>",
+        '<p class="note">One row per grader that scored items of the task (a log metric scores only its own '
+        "task and filter).</p>",
     ]
-    rows = []
+    rows: list[list[Any]] = []
     for gi, g in enumerate(r["groups"]):
-        rows.append(
-            [
-                g["model"] or "",
-                g["task"] or "",
-                cell(num(g["items"]), pointer("groups", gi, "items"), "int"),
-                *[cell(pct(g["accuracy"][x]), pointer("groups", gi, "accuracy", x), "pct") for x in graders],
-            ]
-        )
-    out.append(table(["model", "task", "items", *graders], rows))
+        first = True
+        for x in graders:
+            if not g["scored"][x]:
+                continue
+            rows.append(
+                [
+                    (g["model"] or "") if first else "",
+                    (g["task"] or "") if first else "",
+                    cell(num(g["items"]), pointer("groups", gi, "items"), "int") if first else "",
+                    x,
+                    cell(num(g["scored"][x]), pointer("groups", gi, "scored", x), "int"),
+                    cell(pct(g["accuracy"][x]), pointer("groups", gi, "accuracy", x), "pct"),
+                ]
+            )
+            first = False
+    out.append(table(["model", "task", "items", "grader", "scored", "accuracy %"], rows))
     m = r["disagreement"]
     out.append("<h2>Pairwise disagreement, all items</h2>")
     out.append(

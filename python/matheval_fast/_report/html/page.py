@@ -154,11 +154,13 @@ def heatmap(
     labels: Sequence[str], rates: Sequence[Sequence[float | None]], counts: Sequence[Sequence[str]]
 ) -> str:
     """A square matrix of shares as inline SVG: white 0, red the largest; the value in each cell."""
-    c, left, top = 74, 210, 150
     n = len(labels)
+    # Room for the labels: about 6.5 px a character at 11 px; the column labels slant at 40°.
+    text = 6.5 * max((len(str(x)) for x in labels), default=1)
+    c, left, top = 74, round(12 + text), round(20 + 0.65 * text)
     finite = [v for row in rates for v in row if v is not None and not math.isnan(v)]
     vmax = max(finite, default=0.0) or 1.0
-    w, h = left + n * c + 10, top + n * c + 10
+    w, h = left + n * c + round(0.77 * text), top + n * c + 10
     out = [
         '<svg class="chart" role="img" aria-label="pairwise disagreement" '
         'xmlns="http://www.w3.org/2000/svg" '
