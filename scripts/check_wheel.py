@@ -30,6 +30,8 @@ assert str(here).startswith(sys.argv[1]), f"imported {here}, not the wheel's cop
 for preset in ("umwp", "selfaware"):
     assert unanswerable.bundled_dataset(preset).is_file(), preset
 assert mf.check("The answer is: 18.", "18").correct
+from matheval_fast._report.html.page import Page, render
+assert 'id="report-data"' in render(Page("score", "t", "", {"n": 0, "cols": {}}))  # the page's files
 Path("o.jsonl").write_text(json.dumps({"id": 1, "generated_text": "I do not know."}) + "\n")
 rc = main(["unanswerable", "o.jsonl", "--preset", "umwp", "--out", "out"])
 print("probe ok", here, rc)
@@ -49,6 +51,9 @@ def main(argv: list[str]) -> int:
         "matheval_fast/judge/templates/faultymath_simple.v1.toml",
         "matheval_fast/py.typed",
         "matheval_fast/_core.pyi",
+        "matheval_fast/_report/html/template.html",
+        "matheval_fast/_report/html/report.css",
+        "matheval_fast/_report/html/report.js",
     ]
     missing = [n for n in need if n not in names]
     if missing:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,7 +35,7 @@ import numpy as np
 
 from matheval_fast import _core
 
-__all__ = ["Aggregate", "aggregate_for", "majority_pick", "pass_at_k"]
+__all__ = ["Aggregate", "aggregate_for", "majority_pick", "pass_at_k", "vote_groups"]
 
 AggKind = Literal["first", "mean", "pass", "majority"]
 
@@ -124,9 +125,9 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
-def majority_pick(answers: list[list[str | None]]) -> list[int | None]:
-    """For each record's answers (in sample order), the index of the sample that stands for the
-    majority answer (the first sample of the winning group), or None when every sample abstains.
+def vote_groups(answers: list[list[str | None]]) -> list[list[int | None]]:
+    """For each record's answers (in sample order), each sample's vote group: the index of the first
+    sample whose answer our checker calls equal to it, or None for a sample that abstains (no answer).
 
     Answers are grouped by our checker's equality (exact text first; then, in one batch, every
     pair of distinct answers of a record that could still be equal).
@@ -147,12 +148,9 @@ def majority_pick(answers: list[list[str | None]]) -> list[int | None]:
     if where:
         correct, *_ = _core.check_batch(pairs_b, pairs_a, compat="fixed", extract_policy="flex")
         equal = {w for w, ok in zip(where, np.asarray(correct, dtype=bool), strict=True) if ok}
-    out: list[int | None] = []
+    out: list[list[int | None]] = []
     for r, rec in enumerate(cleaned):
         ds = distinct[r]
-        if not ds:
-            out.append(None)
-            continue
         # Each distinct answer joins the group of the earliest distinct answer equal to it.
         group = list(range(len(ds)))
         for i in range(len(ds)):
@@ -161,15 +159,25 @@ def majority_pick(answers: list[list[str | None]]) -> list[int | None]:
                     group[i] = group[j]
                     break
         index = {d: i for i, d in enumerate(ds)}
-        votes: dict[int, int] = {}
         first: dict[int, int] = {}
+        labels: list[int | None] = []
         for s, a in enumerate(rec):
             if a is None:
+                labels.append(None)
                 continue
-            g = group[index[a]]
-            votes[g] = votes.get(g, 0) + 1
-            first.setdefault(g, s)
-        # Most votes; a tie goes to the group seen first.
-        best = max(votes, key=lambda g: (votes[g], -first[g]))
-        out.append(first[best])
+            labels.append(first.setdefault(group[index[a]], s))
+        out.append(labels)
+    return out
+
+
+def majority_pick(answers: list[list[str | None]]) -> list[int | None]:
+    """For each record's answers (in sample order), the index of the sample that stands for the
+    majority answer (the first sample of the winning group, :func:`vote_groups`), or None when
+    every sample abstains. A tie goes to the group seen first.
+    """
+    out: list[int | None] = []
+    for labels in vote_groups(answers):
+        votes = Counter(g for g in labels if g is not None)
+        # Most votes; a tie goes to the group seen first (its label is its first sample).
+        out.append(max(votes, key=lambda g: (votes[g], -g)) if votes else None)
     return out

@@ -22,6 +22,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the math-verify peer: when installed (auto), required (on) or not (off)",
     )
     p.add_argument("--peer-timeout", type=float, default=30.0, help="seconds math-verify may take per item")
+    p.add_argument(
+        "--report",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="write report.html, one page to open in a browser (default: on)",
+    )
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
 
 
@@ -51,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         progress=sys.stderr.isatty(),
     )
+    if args.report:
+        from matheval_fast._report.html import write_compare_report
+
+        write_compare_report(report, args.out, args.logs, read=read, format=args.format)
     if not args.quiet:
         text = (args.out / "compare.md").read_text(encoding="utf-8")
         print(text.split("\n### ")[0].rstrip())

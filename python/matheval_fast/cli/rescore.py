@@ -92,6 +92,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-copy", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
     add_engine_arguments(p, "ray (one Ray task per log file; the outputs are the same)")
+    p.add_argument(
+        "--report",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="write report.html, one page to open in a browser (default: on)",
+    )
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
 
 
@@ -126,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
     )
     report = rescore(args.logs, args.out, opts)
     summary = report.summary()
+    if args.report:
+        from matheval_fast._report.html import write_rescore_report
+
+        write_rescore_report(summary, args.out)
     if not args.quiet:
         print(summary_markdown(summary).split("\n## ")[0].rstrip())
         bad = sum(f["malformed"] for f in summary["files"])

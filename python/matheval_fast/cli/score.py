@@ -105,6 +105,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
     add_engine_arguments(p, "ray (Ray Data; --out is a directory of Parquet)")
+    p.add_argument(
+        "--report",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also write <out stem>.report.html, one page to open in a browser (default: off)",
+    )
     p.add_argument("--quiet", action="store_true", help="no tables on stdout")
 
 
@@ -115,6 +121,18 @@ def run(args: argparse.Namespace) -> int:
     use_streaming_memory_pool()
     with notes("score"):
         summary = _score(args, out)
+    if args.report:
+        from matheval_fast._report.html import write_score_report
+
+        fields = response_fields(
+            args.response_field,
+            args.gold_field,
+            args.type_field,
+            args.subtype_field,
+            args.level_field,
+            args.id_field,
+        )
+        write_score_report(summary, source=args.file, fields=fields, input_format=args.input_format)
     if not args.quiet:
         for p in summary["prompts"]:
             rows = [
