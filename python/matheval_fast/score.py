@@ -590,7 +590,7 @@ def score_file(
     summary. Streams: memory stays bounded by ``batch_rows`` whatever the file's size. Outputs are
     written under temporary names and renamed together when complete; an unwritable ``out``, an
     output that is the input or another output, or a missing input fails before any scoring."""
-    from matheval_fast._report.files import json_text, output_set
+    from matheval_fast._report.files import OutputError, json_text, output_set
     from matheval_fast._report.progress import progress_bar
     from matheval_fast.answer import load_config
 
@@ -605,6 +605,10 @@ def score_file(
         with open(p, "rb"):
             pass  # unreadable: PermissionError now, not after the output exists
     target = Path(out) if out is not None else default_out(path)
+    if target.is_dir():  # before the format, which a folder's name does not tell
+        raise OutputError(
+            f"--out: {target} is a folder, not a file: name a file, e.g. {target / 'results.jsonl'}"
+        )
     fmt = _out_format(target, out_format)
     stem = _stem(target)
     summary_target = (

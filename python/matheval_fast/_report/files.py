@@ -54,18 +54,21 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path: Path | None = None
     try:
+        with _signals_held():  # Ctrl-C between making the file and knowing its name would leak it
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            os.close(fd)
+            tmp_path = Path(tmp)
         yield tmp_path
         # mkstemp makes the file private (0600); a finished output gets the usual permissions.
         if tmp_path.exists():
             os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp_path.unlink()
+        if tmp_path is not None:
+            with contextlib.suppress(OSError):
+                tmp_path.unlink()
         raise
 
 
@@ -140,12 +143,14 @@ class OutputSet:
         """Check the targets and make their temporary files (see the class doc)."""
         refuse_overlap(self.pairs, self.inputs)
         try:
-            for t, option in self.pairs:
-                self._make_parent(t, option)
-                _check_target(t, option)
-                fd, tmp = _mkstemp(t, option)
-                os.close(fd)
-                self._tmp[t] = Path(tmp)
+            # Signals held: Ctrl-C between making a file and recording its name would leak it.
+            with _signals_held():
+                for t, option in self.pairs:
+                    self._make_parent(t, option)
+                    _check_target(t, option)
+                    fd, tmp = _mkstemp(t, option)
+                    os.close(fd)
+                    self._tmp[t] = Path(tmp)
         except BaseException:
             self.discard()
             raise
@@ -188,21 +193,22 @@ class OutputSet:
     def commit(self) -> None:
         mode = 0o666 & ~_umask()
         with _signals_held():
-            for target, tmp in self._tmp.items():
+            for target, tmp in list(self._tmp.items()):
                 os.chmod(tmp, mode)  # mkstemp makes the file private (0600)
                 os.replace(tmp, target)
-        self._tmp.clear()
-        self._made.clear()
+                del self._tmp[target]
+            self._made.clear()  # the set is published: its folders stay
 
     def discard(self) -> None:
-        for tmp in self._tmp.values():
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-        self._tmp.clear()
-        for d in reversed(self._made):  # innermost first; a folder someone filled meanwhile stays
-            with contextlib.suppress(OSError):
-                d.rmdir()
-        self._made.clear()
+        with _signals_held():  # a second Ctrl-C does not stop the clean-up half-way
+            for tmp in self._tmp.values():
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+            self._tmp.clear()
+            for d in reversed(self._made):  # innermost first; a folder someone filled meanwhile stays
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+            self._made.clear()
 
 
 def refuse_overlap(
@@ -241,16 +247,13 @@ def output_set(
     A target that is one of ``inputs`` or another target (by path, link or inode) is refused first
     (:class:`OutputError`). ``option`` names the command-line option the targets came from, for the
     messages; a target given as ``(path, option)`` names its own."""
-    files = OutputSet(targets, option=option, inputs=inputs).prepare()
+    files = OutputSet(targets, option=option, inputs=inputs)
     try:
+        files.prepare()
         yield files
-    except BaseException:
-        files.discard()
-        raise
-    try:
         files.commit()
     finally:
-        files.discard()  # after a failed rename: no temporary file stays
+        files.discard()  # after an error, Ctrl-C or a failed rename: no temporary file stays
 
 
 def _check_target(target: Path, option: str) -> None:
@@ -290,17 +293,17 @@ def _signals_held() -> Iterator[None]:
         caught.append(signum)
 
     previous: dict[int, Any] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for held in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError, OSError):
-            previous[sig] = signal.signal(sig, hold)
+            previous[held] = signal.signal(held, hold)
     try:
         yield
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        for sig in dict.fromkeys(caught):
-            handler = previous.get(sig)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(caught):
+            handler = previous.get(signum)
             if callable(handler):
-                handler(sig, None)
+                handler(signum, None)
             elif handler != signal.SIG_IGN:
-                os.kill(os.getpid(), sig)  # the default action, now that the set is whole
+                os.kill(os.getpid(), signum)  # the default action, now that the set is whole

@@ -159,10 +159,8 @@ def _refuse_overlaps(args: argparse.Namespace) -> None:
     read = [args.responses] + [
         p for p in (prompt if prompt.suffix == ".toml" else None, args.price_table, args.tokenizer) if p
     ]
-    outputs = [args.out / name for name in (("dry_run.json",) if args.dry_run else OUTPUTS)]
-    if args.store is not None:
-        refuse_overlap([(args.store, "--store")], read + outputs)
-    refuse_overlap([(o, "--out") for o in outputs], read)
+    outputs = [(args.out / name, "--out") for name in (("dry_run.json",) if args.dry_run else OUTPUTS)]
+    refuse_overlap(outputs + ([(args.store, "--store")] if args.store is not None else []), read)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ labels) and the store, runs :func:`~matheval_fast.judge.run.run_judge`, then wri
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -96,6 +97,25 @@ def open_store(path: Path, *, resume: bool) -> RunStore:
     return RunStore(path)
 
 
+def check_store(path: Path, *, resume: bool) -> None:
+    """Fail now, not after the input's scan, on a store that cannot be used: one that holds a run
+    (without ``resume``), a file that is no store (:func:`open_store` says which), or a new store
+    whose folder cannot be made or written. A new store is not created here: a run that fails
+    before its first request leaves no empty store behind."""
+    if path.exists() or path.is_symlink():
+        open_store(path, resume=resume).close()
+        return
+    d = path.parent
+    while not d.exists() and d != d.parent:
+        d = d.parent
+    if not d.is_dir():
+        raise ValueError(f"run store {path}: {d} is a file, not a folder; name a store (--store) in a folder")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"run store {path}: cannot write in {d}; name a store (--store) in a folder you can write to"
+        )
+
+
 def judge_file(
     responses: str | Path,
     out: str | Path,
@@ -126,8 +146,7 @@ def judge_file(
     # The outputs' temporary files first (an --out that cannot be written fails before anything is
     # sent), renamed together at the end; the store keeps every answer as it arrives (--resume).
     with output_set([out / name for name in OUTPUTS], inputs=[spec.path, store_file]) as files:
-        if store_file.exists() and not resume:
-            open_store(store_file, resume=False).close()  # refuses a non-empty store before any work
+        check_store(store_file, resume=resume)  # before anything is sent
         # Fail fast on the endpoint (seconds), then on the input (one pass over it), then run.
         if cfg.preflight:
             run_async(check_endpoint(cfg, api_key=api_key))
