@@ -196,24 +196,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep_freed_arrow_pages()  # before any sub-command imports pyarrow
     # `matheval-fast score ...` builds only `score`'s parser: a run starts in a fraction of the time.
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
-    # Anything else (`--help`, `--version`, a misspelt command) needs only the list of commands: no
-    # sub-command's module is imported for it.
-    parser = build_parser("" if command is None else command)
-    args = parser.parse_args(argv)
-    module = importlib.import_module(args._module)
+    name = f"matheval-fast {command}" if command else "matheval-fast"
+    args: argparse.Namespace | None = None
     try:
         with _sigterm_interrupts():
+            # Anything else (`--help`, `--version`, a misspelt command) needs only the list of
+            # commands: no sub-command's module is imported for it.
+            parser = build_parser("" if command is None else command)
+            args = parser.parse_args(argv)
+            module = importlib.import_module(args._module)
             return int(module.run(args) or 0)
     except KeyboardInterrupt as exc:
-        # Ctrl-C or SIGTERM: one line, no traceback. Outputs are renamed into place only when
-        # complete, so an interrupted run wrote none and the previous run's are intact.
+        # Ctrl-C or SIGTERM (even while the parser's imports run): one line, no traceback. Outputs
+        # are renamed into place only when complete, so an interrupted run wrote none.
         signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
         what = "terminated" if signum == signal.SIGTERM else "interrupted"
-        print(f"matheval-fast {args.command}: {what}; {_interrupted_note(args)}", file=sys.stderr)
+        print(f"{name}: {what}; {_interrupted_note(args)}", file=sys.stderr)
         return 128 + int(signum)
     except (ValueError, OSError) as exc:  # misuse and unreadable files: one clear line, exit 2
         # (LogFormatError and MalformedRecordError are ValueErrors; FileNotFoundError an OSError.)
-        print(f"matheval-fast {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{name}: error: {exc}", file=sys.stderr)
         return 2
 
 
@@ -244,8 +246,8 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _interrupted_note(args: argparse.Namespace) -> str:
-    if args.command == "judge" and not getattr(args, "dry_run", False):
+def _interrupted_note(args: argparse.Namespace | None) -> str:
+    if args is not None and args.command == "judge" and not getattr(args, "dry_run", False):
         return (
             "no output file was written (those of a previous run are intact); the answers received "
             "so far are kept in the run store: run again with --resume to continue"
