@@ -447,6 +447,39 @@ def test_a_bad_argument_or_output_is_refused_before_any_work(
     assert_unchanged(before, snapshot(world))
 
 
+UNWRITABLE = [
+    (*S, "--out", "w/o.jsonl"),
+    (*R, "--out", "w"),
+    (*C, "--out", "w"),
+    (*K, "--out", "w"),
+    (*J, "--out", "w"),
+    (*U, "--out", "w"),
+]
+
+
+@pytest.mark.parametrize("argv", UNWRITABLE, ids=[a[0] for a in UNWRITABLE])
+def test_an_out_that_cannot_be_written_fails_before_the_work(
+    argv: tuple[str, ...], world: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a folder without write permission does (the tests may run as root, whom permissions do not
+    stop): the first temporary file cannot be made. One line, before any input is read or request sent."""
+
+    def refuse(*args: object, dir: str | None = None, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied", os.path.join(dir or ".", ".o.jsonl.x1y2.tmp"))
+
+    monkeypatch.chdir(world)
+    monkeypatch.setattr(files_mod.tempfile, "mkstemp", refuse)
+    before = snapshot(world)
+    rc, _, err = run_cli(argv, capsys)
+    assert rc == 2 and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"matheval-fast {argv[0]}: error: --out: cannot write w"), err
+    assert "Permission denied" in lines[0] and "choose a folder you can write to" in lines[0]
+    assert ".tmp" not in lines[0]
+    assert_unchanged(before, snapshot(world))  # the folder `w` it made is gone again
+
+
 def test_the_cases_cover_every_command() -> None:
     from matheval_fast.cli import SUBCOMMANDS
 
