@@ -530,7 +530,7 @@ def _wait_for(ready: Callable[[], bool], proc: subprocess.Popen[bytes]) -> None:
 def _assert_interrupted(rc: int, err: str, command: str, sig: int) -> None:
     assert rc == 128 + sig, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    word = "terminated" if sig == signal.SIGTERM else "interrupted"
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
     last = [line for line in err.splitlines() if line.startswith("matheval-fast")]
     assert last == [last[-1]] and last[-1].startswith(f"matheval-fast {command}: {word}; "), err
     assert "no output was written" in last[-1] or "no output file was written" in last[-1]
@@ -587,7 +587,9 @@ def test_ctrl_c_leaves_the_previous_outputs_whole(
     assert_unchanged(before, snapshot(world))
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"]
+)
 def test_score_stopped_while_reading_a_pipe(world: Path, sig: int) -> None:
     before = snapshot(world)
     proc = subprocess.Popen(

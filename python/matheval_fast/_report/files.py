@@ -120,7 +120,7 @@ class OutputSet:
 
     :meth:`prepare` checks every target and creates its temporary file beside it (``.<name>.*.tmp``),
     so a folder that cannot be written fails before the work. The run writes into :meth:`path`;
-    :meth:`commit` renames every temporary file onto its target with SIGINT and SIGTERM held back
+    :meth:`commit` renames every temporary file onto its target with SIGINT, SIGTERM and SIGHUP held back
     (delivered right after), so Ctrl-C cannot stop the set half renamed; :meth:`discard` removes
     the temporary files and the folders :meth:`prepare` created. Only a hard kill (SIGKILL, power
     loss) in the few microseconds of the renames can leave a mixed set.
@@ -280,9 +280,13 @@ def _mkstemp(target: Path, option: str) -> tuple[int, str]:
         ) from None
 
 
+#: the signals that end a run from outside (Ctrl-C, ``kill``, the terminal closed)
+_HELD = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM that arrive in the block are delivered when it ends (main thread only:
+    """SIGINT, SIGTERM and SIGHUP that arrive in the block are delivered when it ends (main thread only:
     elsewhere handlers cannot be changed, and the block runs as is)."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -293,7 +297,9 @@ def _signals_held() -> Iterator[None]:
         caught.append(signum)
 
     previous: dict[int, Any] = {}
-    for held in (signal.SIGINT, signal.SIGTERM):
+    for held in _HELD:
+        if signal.getsignal(held) is None:  # a handler set outside Python: left alone
+            continue
         with contextlib.suppress(ValueError, OSError):
             previous[held] = signal.signal(held, hold)
     try:

@@ -7,8 +7,8 @@ runs, and a sub-command whose optional dependencies are missing still lists itse
 
 Numeric options are parsed by the validators below (:func:`int_range`, :func:`float_range`): a
 value out of range is a usage error naming the option and the allowed range, before any work.
-Ctrl-C (SIGINT) and SIGTERM end a run with one line and status 130 / 143: every output is written
-under a temporary name and renamed when complete, so none is half written.
+Ctrl-C (SIGINT), SIGTERM and SIGHUP end a run with one line and status 130 / 143 / 129: every output
+is written under a temporary name and renamed when complete, so none is half written.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
+from typing import Any
 
 from matheval_fast._pipeline import keep_freed_arrow_pages
 
@@ -207,10 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             module = importlib.import_module(args._module)
             return int(module.run(args) or 0)
     except KeyboardInterrupt as exc:
-        # Ctrl-C or SIGTERM (even while the parser's imports run): one line, no traceback. Outputs
+        # Ctrl-C, SIGTERM or SIGHUP (even while the parser's imports run): one line, no traceback. Outputs
         # are renamed into place only when complete, so an interrupted run wrote none.
         signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
-        what = "terminated" if signum == signal.SIGTERM else "interrupted"
+        what = "interrupted" if signum == signal.SIGINT else "terminated"
         print(f"{name}: {what}; {_interrupted_note(args)}", file=sys.stderr)
         return 128 + int(signum)
     except (ValueError, OSError) as exc:  # misuse and unreadable files: one clear line, exit 2
@@ -220,30 +221,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where Ctrl-C would be so that the same clean-up runs (temporary files removed)."""
+    """SIGTERM or SIGHUP, raised where Ctrl-C would be so that the same clean-up runs (temporary
+    files removed)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
 
 
+#: signals whose default action (the process ends at once, its temporary files left) becomes
+#: :class:`Terminated` during a run: SIGTERM (``kill``, a job scheduler) and SIGHUP (the terminal closed)
+TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` in the main thread for the block's duration (its default
-    action would end the process with its temporary files still there)."""
+    """:data:`TERMINATING` signals raise :class:`Terminated` in the main thread for the block's
+    duration; a signal someone chose to ignore (``nohup`` ignores SIGHUP) stays ignored."""
 
     def raise_terminated(signum: int, frame: FrameType | None) -> None:
         raise Terminated(signum)
 
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGTERM, raise_terminated)
+        for sig in TERMINATING:
+            if signal.getsignal(sig) not in (signal.SIG_IGN, None):
+                previous[sig] = signal.signal(sig, raise_terminated)
     except ValueError:  # not the main thread (main() called from a thread): nothing to set
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _interrupted_note(args: argparse.Namespace | None) -> str:
