@@ -480,6 +480,21 @@ def test_an_out_that_cannot_be_written_fails_before_the_work(
     assert_unchanged(before, snapshot(world))  # the folder `w` it made is gone again
 
 
+def test_the_library_calls_behind_the_commands_check_the_same_numbers(world: Path, tmp_path: Path) -> None:
+    from matheval_fast.compare import compare
+    from matheval_fast.rescore import rescore
+    from matheval_fast.unanswerable import detect
+
+    log = world / "logs" / LM_LOG.name
+    with pytest.raises(ValueError, match="peer_timeout must be a finite positive number"):
+        compare([log], tmp_path / "c", peer_timeout=-5, math_verify="off")
+    with pytest.raises(ValueError, match="examples must be an integer >= 0, got -3"):
+        rescore([log], tmp_path / "r", examples=-3)
+    with pytest.raises(ValueError, match="batch_size must be an integer >= 1, got 0"):
+        detect([""], preset="selfaware", batch_size=0)
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
 def test_the_cases_cover_every_command() -> None:
     from matheval_fast.cli import SUBCOMMANDS
 

@@ -482,6 +482,8 @@ def rescore(
         raise ValueError(f"engine must be 'local' or 'ray', got {o.engine!r}")
     if o.items_format not in ("parquet", "jsonl"):
         raise ValueError(f"items_format must be 'parquet' or 'jsonl', got {o.items_format!r}")
+    if isinstance(o.examples, bool) or not isinstance(o.examples, int) or o.examples < 0:
+        raise ValueError(f"examples must be an integer >= 0, got {o.examples!r}")
     if not paths:
         raise ValueError("no log files given")
     # Everything that can fail on the inputs fails here, before any output exists.
