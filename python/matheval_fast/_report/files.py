@@ -3,6 +3,12 @@
 A command that writes several files (``consistency``: pairs, summary, plot) writes each under a
 temporary name beside it and renames them all at the end (:func:`output_set`): a run that fails or
 is interrupted leaves the previous run's files as they were, never new files beside old ones.
+
+Why not a run folder built under a temporary name and renamed at the end: a rename cannot replace a
+folder that is not empty, so publishing would need two renames with no output folder between them,
+and ``--out`` holds more than one run's files (``judge``'s resumable store, a user's own files, a
+``score`` output beside its input) that a folder swap would move away. Why not a manifest written
+last: every reader would have to check it, and the files beside it would still be a mix.
 """
 
 from __future__ import annotations
