@@ -294,7 +294,7 @@ CASES: list[Case] = [
     ),
     Case(
         "consistency-entailment-label-without-a-model",
-        (*K, "--out", "k", "--entailment-label", "entailment"),
+        (*K, "--out", "prev/consistency", "--entailment-label", "entailment"),
         ("--entailment-label", "--nli-model"),
     ),
     _usage("consistency-alpha-zero", (*K, "--alpha", "0"), "--alpha", "> 0 and < 1"),
@@ -310,32 +310,32 @@ CASES: list[Case] = [
     ),
     Case(
         "judge-store-is-the-input",
-        (*J, "--out", "j", "--store", "items_in.jsonl"),
+        (*J, "--out", "prev/judge", "--store", "items_in.jsonl"),
         ("--store", "items_in.jsonl", "is also an input"),
     ),
     Case(
         "judge-store-is-an-output",
-        (*J, "--out", "j", "--store", "j/summary.json"),
+        (*J, "--out", "prev/judge", "--store", "prev/judge/summary.json"),
         ("--store", "also the output of --out", "its own file"),
     ),
     Case(
         "judge-store-is-not-a-database",
-        (*J, "--out", "j", "--store", "notdb.sqlite"),
+        (*J, "--out", "prev/judge", "--store", "notdb.sqlite"),
         ("notdb.sqlite", "not an SQLite database", "--store"),
     ),
     Case(
         "judge-store-inside-a-file",
-        (*J, "--out", "j", "--store", "a_file/s.sqlite"),
+        (*J, "--out", "prev/judge", "--store", "a_file/s.sqlite"),
         ("a_file", "is a file, not a folder", "--store"),
     ),
     Case(
         "judge-store-is-a-folder",
-        (*J, "--out", "j", "--store", "a_folder"),
+        (*J, "--out", "prev/judge", "--store", "a_folder"),
         ("a_folder", "is a folder", "--store"),
     ),
     Case(
         "judge-store-of-the-previous-run",
-        (*J, "--out", "j", "--store", "prev/judge/judge.sqlite"),
+        (*J, "--out", "prev/judge", "--store", "prev/judge/judge.sqlite"),
         ("already holds", "--resume"),
     ),
     _usage(
@@ -390,22 +390,22 @@ CASES: list[Case] = [
     ),
     Case(
         "unanswerable-switch-threshold-five",
-        (*U, "--out", "u", "--switch", "threshold=5"),
+        (*U, "--out", "prev/unanswerable", "--switch", "threshold=5"),
         ("--switch threshold", ">= -1 and <= 1"),
     ),
     Case(
         "unanswerable-switch-window-zero",
-        (*U, "--out", "u", "--switch", "window=0"),
+        (*U, "--out", "prev/unanswerable", "--switch", "window=0"),
         ("--switch window", "an integer >= 1"),
     ),
     Case(
         "unanswerable-switch-window-text",
-        (*U, "--out", "u", "--switch", "window=six"),
+        (*U, "--out", "prev/unanswerable", "--switch", "window=six"),
         ("--switch window", "an integer >= 1"),
     ),
     Case(
         "unanswerable-pooling-without-a-model",
-        (*U, "--out", "u", "--pooling", "mean"),
+        (*U, "--out", "prev/unanswerable", "--pooling", "mean"),
         ("--pooling", "--model DIR"),
     ),
     _usage("unanswerable-batch-size-zero", (*U, "--batch-size", "0"), "--batch-size", ">= 1"),
