@@ -359,7 +359,15 @@ CASES: list[Case] = [
     _usage("judge-timeout-zero", (*J, "--out", "j", "--timeout", "0"), "--timeout", "> 0"),
     _usage("judge-workers-zero", (*J, "--out", "j", "--workers", "0"), "--workers", "from 1 to 256"),
     _usage("judge-workers-huge", (*J, "--out", "j", "--workers", "100000"), "--workers", "from 1 to 256"),
-    _usage("judge-concurrency-zero", (*J, "--out", "j", "--concurrency", "0"), "--concurrency", ">= 1"),
+    _usage(
+        "judge-concurrency-zero", (*J, "--out", "j", "--concurrency", "0"), "--concurrency", "from 1 to 10000"
+    ),
+    _usage(
+        "judge-concurrency-a-billion",
+        (*J, "--out", "j", "--concurrency", "1000000000"),
+        "--concurrency",
+        "from 1 to 10000",
+    ),
     _usage("judge-n-zero", (*J, "--out", "j", "--n", "0"), "--n", ">= 1"),
     _usage("judge-max-retries-negative", (*J, "--out", "j", "--max-retries", "-1"), "--max-retries", ">= 0"),
     _usage("judge-abort-after-negative", (*J, "--out", "j", "--abort-after", "-1"), "--abort-after", ">= 0"),

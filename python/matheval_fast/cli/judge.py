@@ -23,6 +23,8 @@ def _field_override(text: str) -> tuple[str, str]:
 _positive_int = int_range(1)
 #: bootstrap replicates: each is a row of four counts per group (32 bytes); a million is 32 MB
 MAX_BOOTSTRAP = 1_000_000
+#: requests in flight (``--concurrency``): one client task each, made up front
+MAX_CONCURRENCY = 10_000
 #: client processes (``--workers``): each is a Python process with its own event loop
 MAX_WORKERS = 256
 _per_second = float_range(0, lo_open=True)
@@ -106,7 +108,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rn.add_argument("--dry-run", action="store_true", help="estimate tokens and cost, send nothing")
     rn.add_argument("--price-table", type=Path, default=None, help="JSON/TOML prices per million tokens")
     rn.add_argument("--tokenizer", type=Path, default=None, help="local tokenizer.json for --dry-run counts")
-    rn.add_argument("--concurrency", type=_positive_int, default=16, help="requests in flight (default 16)")
+    rn.add_argument(
+        "--concurrency",
+        type=int_range(1, MAX_CONCURRENCY),
+        default=16,
+        help=f"requests in flight, 1 to {MAX_CONCURRENCY} (default 16)",
+    )
     rn.add_argument(
         "--workers",
         type=int_range(1, MAX_WORKERS),
