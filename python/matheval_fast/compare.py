@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -29,12 +29,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matheval_fast._report.files import atomic_path, write_json
+from matheval_fast._report.files import json_text, output_set
 from matheval_fast._report.png import write_heatmap
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._report.tables import markdown_table
+from matheval_fast._sympy.pool import check_timeout
 from matheval_fast.answer import DEFAULT_SYMPY_TIMEOUT, load_config
-from matheval_fast.io.logs import ReadOptions, expand_paths, open_log
+from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
 from matheval_fast.peers import MathVerifyPeer, math_verify_available
 from matheval_fast.rescore import score_log_batch
@@ -42,6 +43,8 @@ from matheval_fast.rescore import score_log_batch
 __all__ = ["CompareReport", "compare"]
 
 OURS = ("matheval_fast:fixed", "matheval_fast:xwin")
+#: the files a run writes into ``out_dir``, published together
+OUTPUTS = ("items.parquet", "compare.json", "compare.md", "disagreement.png")
 
 
 @dataclass
@@ -115,12 +118,43 @@ def compare(
         paths = [paths]
     if math_verify not in ("auto", "on", "off"):
         raise ValueError(f"math_verify must be 'auto', 'on' or 'off', got {math_verify!r}")
+    check_timeout(peer_timeout, "peer_timeout")  # "items past the -5 s deadline" made no sense
     if math_verify == "on" and not math_verify_available():
         raise ValueError("math-verify is not installed (pip install 'math-verify[antlr4_11_0]')")
     read = read or ReadOptions()
     readers = [open_log(p, format, read) for p in expand_paths(list(paths))]
     user_config = load_config(config) if config is not None else None
     seed_config = load_config(None)
+    out = Path(out_dir)
+    inputs = [r.path for r in readers] + ([Path(config)] if config is not None else [])
+    # The outputs' temporary files first (an --out that cannot be written fails before the work),
+    # renamed together at the end: an interrupted run leaves the previous run's four files as they were.
+    with output_set([out / name for name in OUTPUTS], inputs=inputs) as files:
+        table, graders, notes = _grade(
+            readers,
+            math_verify=math_verify,
+            peer_timeout=peer_timeout,
+            user_config=user_config,
+            seed_config=seed_config,
+            threads=threads,
+            timeout=timeout,
+            progress=progress,
+        )
+        return _write(table, graders, notes, files.path)
+
+
+def _grade(
+    readers: list[LogReader],
+    *,
+    math_verify: str,
+    peer_timeout: float,
+    user_config: Any,
+    seed_config: Any,
+    threads: int | None,
+    timeout: float,
+    progress: bool,
+) -> tuple[_Table, list[str], list[str]]:
+    """Every grader's verdict on every item of the logs: the table, the graders, the notes."""
     use_mv = math_verify == "on" or (math_verify == "auto" and math_verify_available())
     notes: list[str] = []
     table = _Table()
@@ -192,7 +226,7 @@ def compare(
     finally:
         if peer is not None:
             peer.close()
-    return _write(table, graders, notes, Path(out_dir))
+    return table, graders, notes
 
 
 def _verdict_array(table: _Table, g: str, n: int) -> np.ndarray:
@@ -217,8 +251,8 @@ def _matrix(v: dict[str, np.ndarray], graders: list[str], mask: np.ndarray) -> d
     return out
 
 
-def _write(table: _Table, graders: list[str], notes: list[str], out: Path) -> CompareReport:
-    out.mkdir(parents=True, exist_ok=True)
+def _write(table: _Table, graders: list[str], notes: list[str], tmp: Callable[[str], Path]) -> CompareReport:
+    """Write the outputs into their temporary files ``tmp(name)``."""
     n = len(table.keys)
     v = {g: _verdict_array(table, g, n) for g in graders}
     groups_keys = list(dict.fromkeys((k[0], k[1]) for k in table.keys))
@@ -258,13 +292,11 @@ def _write(table: _Table, graders: list[str], notes: list[str], out: Path) -> Co
         cols[g] = pa.array(np.where(np.isnan(v[g]), False, v[g] == 1.0), pa.bool_(), mask=np.isnan(v[g]))
     import pyarrow.parquet as pq
 
-    with atomic_path(out / "items.parquet") as tmp:
-        pq.write_table(pa.table(cols), tmp)
-    write_json(out / "compare.json", report.to_dict())
-    with atomic_path(out / "compare.md") as tmp:
-        tmp.write_text(_markdown(report) + "\n", encoding="utf-8")
+    pq.write_table(pa.table(cols), tmp("items.parquet"))
+    tmp("compare.json").write_text(json_text(report.to_dict()), encoding="utf-8")
+    tmp("compare.md").write_text(_markdown(report) + "\n", encoding="utf-8")
     rates = np.array([[overall[a][b]["rate"] for b in graders] for a in graders], dtype=np.float64)
-    write_heatmap(out / "disagreement.png", rates, graders, title="share of items where two graders disagree")
+    write_heatmap(tmp("disagreement.png"), rates, graders, title="share of items where two graders disagree")
     return report
 
 

@@ -15,8 +15,10 @@
   ``matheval_fast_reason``, ``matheval_fast_extracted``);
 - ``rejected.jsonl``: every malformed record (file, position, message).
 
-Every file is written under a temporary name and renamed when complete: an interrupted run
-leaves no output that looks finished. Files that are missing, unreadable or of an unknown format
+Every file is written under a temporary name and all are renamed together when the run completes
+(:func:`matheval_fast._report.files.output_set`): an interrupted run leaves no output that looks
+finished, and the previous run's outputs as they were. Files that are missing, unreadable or of an
+unknown format, an output that would replace an input, and an ``out_dir`` that cannot be written
 stop the run before any work starts.
 
 Per-record views when every sample is read (``samples="all"``): ``agg="mean"`` (pass@1 estimate:
@@ -46,7 +48,7 @@ import pyarrow.compute as pc
 from matheval_fast import _core
 from matheval_fast._core import EvalConfig
 from matheval_fast._pipeline import BackgroundWriter
-from matheval_fast._report.files import atomic_path, write_json
+from matheval_fast._report.files import atomic_path, json_text, output_set
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._rescore_summary import GroupStats, MetricStats, summary_markdown
 from matheval_fast._vocabulary import Compat
@@ -480,6 +482,8 @@ def rescore(
         raise ValueError(f"engine must be 'local' or 'ray', got {o.engine!r}")
     if o.items_format not in ("parquet", "jsonl"):
         raise ValueError(f"items_format must be 'parquet' or 'jsonl', got {o.items_format!r}")
+    if isinstance(o.examples, bool) or not isinstance(o.examples, int) or o.examples < 0:
+        raise ValueError(f"examples must be an integer >= 0, got {o.examples!r}")
     if not paths:
         raise ValueError("no log files given")
     # Everything that can fail on the inputs fails here, before any output exists.
@@ -487,7 +491,6 @@ def rescore(
     user_config = load_config(o.config) if o.config is not None else None
     seed_config = load_config(None)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     item_names, copy_names = _Names(), _Names()
     t0 = time.perf_counter()
     groups: dict[tuple, GroupStats] = {}
@@ -495,21 +498,25 @@ def rescore(
     outputs: dict[str, Any] = {"items": [], "rescored": []}
     total_rows = 0
     rejected = []
-    with contextlib.ExitStack() as stack:
-        targets = []
-        for reader in readers:
-            item_path = out / "items" / (f"{item_names(reader.path.name)}.{o.items_format}")
-            copy_target = out / "rescored" / copy_names(reader.copy_name()) if o.copy else None
-            targets.append((item_path, copy_target))
+    targets = []
+    for reader in readers:
+        item_path = out / "items" / (f"{item_names(reader.path.name)}.{o.items_format}")
+        copy_target = out / "rescored" / copy_names(reader.copy_name()) if o.copy else None
+        targets.append((item_path, copy_target))
+    every = [t for pair in targets for t in pair if t is not None]
+    every += [out / "rejected.jsonl", out / "summary.md", out / "summary.json"]
+    inputs = [r.path for r in readers] + ([Path(o.config)] if o.config is not None else [])
+    # Every output's temporary file is made now (an --out that cannot be written fails before the
+    # work) and all are renamed together at the end: an interrupted run leaves the previous run's.
+    with output_set(every, inputs=inputs) as files:
+        tmp_targets = [(files.path(i), files.path(c) if c else None) for i, c in targets]
         if o.engine == "ray":
             # One Ray task per log (a log is read from start to end by one reader); each task
-            # writes its file's outputs under temporary names and renames them when done.
-            done = _rescore_with_ray(readers, targets, o)
+            # writes its file's outputs into their temporary files.
+            done = _rescore_with_ray(readers, tmp_targets, o)
         else:
             done = []
-            for reader, (item_path, copy_target) in zip(readers, targets, strict=True):
-                items_tmp = stack.enter_context(atomic_path(item_path))
-                copy_tmp = stack.enter_context(atomic_path(copy_target)) if copy_target else None
+            for reader, (items_tmp, copy_tmp) in zip(readers, tmp_targets, strict=True):
                 policies = _policies(reader, user_config, seed_config)
                 file_groups, rows_in_file = _score_log(reader, o, policies, items_tmp, copy_tmp)
                 done.append((file_groups, _file_info(reader, rows_in_file), rows_in_file, reader.malformed))
@@ -532,14 +539,12 @@ def rescore(
             seconds=seconds,
             options={k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in o.__dict__.items()},
         )
-        with atomic_path(out / "rejected.jsonl") as tmp:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                for m in rejected:
-                    fh.write(json.dumps(m.__dict__, ensure_ascii=False) + "\n")
+        with open(files.path(out / "rejected.jsonl"), "w", encoding="utf-8") as fh:
+            for m in rejected:
+                fh.write(json.dumps(m.__dict__, ensure_ascii=False) + "\n")
         report.outputs["rejected"] = str(out / "rejected.jsonl")
-        with atomic_path(out / "summary.md") as tmp:
-            tmp.write_text(report.markdown() + "\n", encoding="utf-8")
-        write_json(out / "summary.json", report.summary())
+        files.path(out / "summary.md").write_text(report.markdown() + "\n", encoding="utf-8")
+        files.path(out / "summary.json").write_text(json_text(report.summary()), encoding="utf-8")
     return report
 
 

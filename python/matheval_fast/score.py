@@ -588,9 +588,9 @@ def score_file(
     """Score a response file into ``out`` (JSON Lines or Parquet, by its suffix or ``out_format``)
     with ``<out stem>.summary.json`` and ``<out stem>.rejected.jsonl`` beside it; returns the
     summary. Streams: memory stays bounded by ``batch_rows`` whatever the file's size. Outputs are
-    written under temporary names and renamed when complete; an unwritable ``out`` or a missing
-    input fails before any scoring."""
-    from matheval_fast._report.files import atomic_path, write_json
+    written under temporary names and renamed together when complete; an unwritable ``out``, an
+    output that is the input or another output, or a missing input fails before any scoring."""
+    from matheval_fast._report.files import OutputError, json_text, output_set
     from matheval_fast._report.progress import progress_bar
     from matheval_fast.answer import load_config
 
@@ -605,6 +605,10 @@ def score_file(
         with open(p, "rb"):
             pass  # unreadable: PermissionError now, not after the output exists
     target = Path(out) if out is not None else default_out(path)
+    if target.is_dir():  # before the format, which a folder's name does not tell
+        raise OutputError(
+            f"--out: {target} is a folder, not a file: name a file, e.g. {target / 'results.jsonl'}"
+        )
     fmt = _out_format(target, out_format)
     stem = _stem(target)
     summary_target = (
@@ -612,6 +616,8 @@ def score_file(
     )
     rejected_target = stem.with_name(stem.name + ".rejected.jsonl")
     fields = response_fields(response_field, gold_field, type_field, subtype_field, level_field, id_fields)
+    # What is read: no output may be one of these.
+    inputs = [Path(p) for p in (path, config) if isinstance(p, (str, os.PathLike)) and str(p) != "-"]
     if config is not None:
         config = load_config(config)  # a bad config fails before any work
     used = [fields]
@@ -633,10 +639,15 @@ def score_file(
         total, by_bytes = Path(path).stat().st_size, True
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        # Every output's temporary file exists before the first record is read: an unwritable
-        # directory fails here.
-        tmp_out = stack.enter_context(atomic_path(target))
-        tmp_rej = stack.enter_context(atomic_path(rejected_target))
+        # Every output's temporary file exists before the first record is read (an unwritable
+        # directory fails here); the three are renamed together at the end.
+        files = stack.enter_context(
+            output_set(
+                [(target, "--out"), (rejected_target, "--out"), (summary_target, "--summary")],
+                inputs=inputs,
+            )
+        )
+        tmp_out, tmp_rej = files.path(target), files.path(rejected_target)
         writer = _RowsWriter(tmp_out, fmt)
         rej_fh = stack.enter_context(open(tmp_rej, "w", encoding="utf-8"))
         where = "stdin" if src == "-" else str(path)
@@ -698,7 +709,7 @@ def score_file(
                 "summary": str(summary_target),
             },
         }
-        write_json(summary_target, summary)
+        files.path(summary_target).write_text(json_text(summary), encoding="utf-8")
     _tell_fields(fields, used[0])
     return summary
 

@@ -319,6 +319,8 @@ def detect(
     source) feed the per-category and per-source tables.
     """
     _check_preset(preset)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be an integer >= 1, got {batch_size!r}")
     sw = options if options is not None else switches(preset, **overrides)
     if options is not None and overrides:
         sw = switches(preset, **{**asdict(options), **overrides})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from matheval_fast.cli import seconds_arg
 from matheval_fast.cli.rescore import add_logs_arguments
 
 HELP = "grade logged items with ours (fixed, xwin), the log's own metrics and math-verify; tables + plot"
@@ -21,7 +22,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="auto",
         help="the math-verify peer: when installed (auto), required (on) or not (off)",
     )
-    p.add_argument("--peer-timeout", type=float, default=30.0, help="seconds math-verify may take per item")
+    p.add_argument(
+        "--peer-timeout",
+        type=seconds_arg,
+        default=30.0,
+        help="seconds math-verify may take per item (> 0; default 30)",
+    )
     p.add_argument(
         "--report",
         action=argparse.BooleanOptionalAction,

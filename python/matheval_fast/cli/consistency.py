@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from matheval_fast._report.files import atomic_write, write_json
+from matheval_fast._report.files import json_text, output_set
 from matheval_fast._report.png import write_histogram
+from matheval_fast.cli import float_range, int_range
 from matheval_fast.consistency import DEFAULT_FIELDS, TESTS, evaluate, format_table, load_pairs, summarize
 
 HELP = "self-evaluation consistency on paired prompts: Siegel-Tukey on scores and NLI (protocol D)"
@@ -29,7 +32,12 @@ def _field_override(text: str) -> tuple[str, str]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="JSONL of pairs {id, topic, q, q_prime, responses, ...}")
     parser.add_argument("--nli-model", type=Path, help="ONNX NLI model directory (models.NLIModel)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument(
+        "--alpha",
+        type=float_range(0, 1, lo_open=True, hi_open=True),
+        default=0.05,
+        help="significance level, between 0 and 1 (default 0.05)",
+    )
     parser.add_argument("--alternative", choices=["two-sided", "greater", "less"], default="two-sided")
     parser.add_argument("--method", choices=["auto", "exact", "asymptotic"], default="auto")
     parser.add_argument("--variant", choices=["exact", "desctools"], default="exact")
@@ -41,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--entailment-label",
-        help="use the model's .predict() column with this label instead of .entailment()",
+        help="with --nli-model: use the model's .predict() column with this label instead of .entailment()",
     )
     parser.add_argument(
         "--field",
@@ -51,11 +59,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=KEY",
         help="read field NAME from JSON key KEY (repeatable), e.g. --field q=question",
     )
-    parser.add_argument("--batch-size", type=int, default=256, help="NLI pairs per model call")
+    parser.add_argument(
+        "--batch-size", type=int_range(1), default=256, help="NLI pairs per model call, >= 1 (default 256)"
+    )
     parser.add_argument("--out", type=Path, default=Path("out/consistency"), help="output directory")
 
 
+#: the files a run writes into --out, published together
+OUTPUTS = ("pairs.jsonl", "summary.json", "summary.md", "pvalues.png")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.entailment_label is not None and args.nli_model is None:
+        raise ValueError("--entailment-label picks a label of --nli-model's output: pass --nli-model DIR too")
+    # The outputs' temporary files first: an --out that cannot be written fails before the work.
+    with output_set([args.out / name for name in OUTPUTS], inputs=[args.file]) as files:
+        table, results, renderer = _evaluate(args, files.path)
+    print(table)
+    skipped = sum(r.tc.status == "skipped" for r in results)
+    if skipped:
+        note = "no --nli-model and no tc fields"
+        print(f"\ntext consistency skipped for {skipped} pair(s): {note}", file=sys.stderr)
+    written = ", ".join(OUTPUTS)
+    print(f"\nwrote {written} to {args.out} (histogram: {renderer})", file=sys.stderr)
+    return 0
+
+
+def _evaluate(args: argparse.Namespace, tmp: Callable[[str], Path]) -> tuple[str, list[Any], str]:
+    """The work of a run, written into the temporary files ``tmp(name)``; returns the table, the
+    per-pair results and the histogram's renderer."""
     pairs = load_pairs(args.file, dict(args.field))
     scorer = None
     if args.nli_model is not None:
@@ -75,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
         progress=True,
     )
     rows = summarize(pairs, results)
-    args.out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(args.out / "pairs.jsonl") as fh:
+    with open(tmp("pairs.jsonl"), "w", encoding="utf-8") as fh:
         for r in results:
             fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
     summary = {
@@ -89,23 +120,13 @@ def run(args: argparse.Namespace) -> int:
         "tc_source": "nli-model" if scorer is not None else "file or skipped",
         "rows": [asdict(r) for r in rows],
     }
-    write_json(args.out / "summary.json", summary, indent=1)
+    tmp("summary.json").write_text(json_text(summary, indent=1), encoding="utf-8")
     table = format_table(rows)
-    with atomic_write(args.out / "summary.md") as fh:
-        fh.write(table + "\n")
+    tmp("summary.md").write_text(table + "\n", encoding="utf-8")
     series = {
         test: np.array([getattr(r, test).pvalue for r in results], dtype=np.float64)
         for test in TESTS
         if any(getattr(r, test).status != "skipped" for r in results)
     }
-    renderer = write_histogram(
-        args.out / "pvalues.png", series, args.alpha, marker_label=f"alpha = {args.alpha}"
-    )
-    print(table)
-    skipped = sum(r.tc.status == "skipped" for r in results)
-    if skipped:
-        note = "no --nli-model and no tc fields"
-        print(f"\ntext consistency skipped for {skipped} pair(s): {note}", file=sys.stderr)
-    written = "pairs.jsonl, summary.json, summary.md, pvalues.png"
-    print(f"\nwrote {written} to {args.out} (histogram: {renderer})", file=sys.stderr)
-    return 0
+    renderer = write_histogram(tmp("pvalues.png"), series, args.alpha, marker_label=f"alpha = {args.alpha}")
+    return table, results, renderer

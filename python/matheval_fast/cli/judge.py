@@ -8,6 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from matheval_fast.cli import float_range, int_range, seconds_arg
+
 HELP = "LLM judge over responses via an OpenAI-compatible endpoint; agreement with human labels (protocol C)"
 
 
@@ -18,11 +20,14 @@ def _field_override(text: str) -> tuple[str, str]:
     return name, key
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text}")
-    return value
+_positive_int = int_range(1)
+#: bootstrap replicates: each is a row of four counts per group (32 bytes); a million is 32 MB
+MAX_BOOTSTRAP = 1_000_000
+#: requests in flight (``--concurrency``): one client task each, made up front
+MAX_CONCURRENCY = 10_000
+#: client processes (``--workers``): each is a Python process with its own event loop
+MAX_WORKERS = 256
+_per_second = float_range(0, lo_open=True)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,10 +52,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="simple",
         help=f"built-in template ({', '.join(builtin_names())}) or a template .toml file (default simple)",
     )
-    pr.add_argument("--temperature", type=float, default=0.0, help="default 0")
-    pr.add_argument("--seed", type=int, default=0, help="sampling seed sent to the endpoint (default 0)")
+    pr.add_argument("--temperature", type=float_range(0), default=0.0, help="finite, >= 0 (default 0)")
+    pr.add_argument(
+        "--seed",
+        type=int_range(-(2**63), 2**63 - 1),
+        default=0,
+        help="sampling seed sent to the endpoint, a 64-bit integer (default 0)",
+    )
     pr.add_argument("--no-seed", action="store_true", help="send no seed")
-    pr.add_argument("--top-p", type=float, default=None)
+    pr.add_argument(
+        "--top-p", type=float_range(0, 1, lo_open=True), default=None, help="nucleus sampling, in (0, 1]"
+    )
     pr.add_argument("--max-tokens", type=_positive_int, default=None, help="default: the template's")
     pr.add_argument("--n", type=_positive_int, default=1, help="samples per item, majority-voted (default 1)")
     pr.add_argument(
@@ -96,20 +108,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rn.add_argument("--dry-run", action="store_true", help="estimate tokens and cost, send nothing")
     rn.add_argument("--price-table", type=Path, default=None, help="JSON/TOML prices per million tokens")
     rn.add_argument("--tokenizer", type=Path, default=None, help="local tokenizer.json for --dry-run counts")
-    rn.add_argument("--concurrency", type=_positive_int, default=16, help="requests in flight (default 16)")
+    rn.add_argument(
+        "--concurrency",
+        type=int_range(1, MAX_CONCURRENCY),
+        default=16,
+        help=f"requests in flight, 1 to {MAX_CONCURRENCY} (default 16)",
+    )
     rn.add_argument(
         "--workers",
-        type=_positive_int,
+        type=int_range(1, MAX_WORKERS),
         default=1,
-        help="client processes sharing --concurrency, for servers faster than one client core (default 1)",
+        help="client processes sharing --concurrency, for servers faster than one client core "
+        f"(1 to {MAX_WORKERS}; default 1)",
     )
-    rn.add_argument("--rpm", type=float, default=None, help="requests per minute limit")
-    rn.add_argument("--tpm", type=float, default=None, help="tokens per minute limit")
-    rn.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
-    rn.add_argument("--max-retries", type=int, default=6, help="retries per request (default 6)")
+    rn.add_argument("--rpm", type=_per_second, default=None, help="requests per minute limit (> 0)")
+    rn.add_argument("--tpm", type=_per_second, default=None, help="tokens per minute limit (> 0)")
+    rn.add_argument(
+        "--timeout", type=seconds_arg, default=120.0, help="seconds per request (> 0; default 120)"
+    )
+    rn.add_argument(
+        "--max-retries", type=int_range(0), default=6, help="retries per request (>= 0; default 6)"
+    )
     rn.add_argument(
         "--abort-after",
-        type=int,
+        type=int_range(0),
         default=50,
         metavar="N",
         help="stop when N items in a row fail (default 50; 0 never)",
@@ -121,12 +143,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="unreadable verdicts: leave out of the metrics (default) or count as No",
     )
     rn.add_argument(
-        "--bootstrap", type=int, default=2000, help="bootstrap replicates for intervals (0: none)"
+        "--bootstrap",
+        type=int_range(0, MAX_BOOTSTRAP),
+        default=2000,
+        help=f"bootstrap replicates for intervals, 0 (none) to {MAX_BOOTSTRAP:,} (default 2000)",
     )
     rn.add_argument(
-        "--progress-every", type=float, default=10.0, help="seconds between progress lines off a terminal"
+        "--progress-every",
+        type=_per_second,
+        default=10.0,
+        help="seconds between progress lines off a terminal (> 0; default 10)",
     )
     rn.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _refuse_overlaps(args: argparse.Namespace) -> None:
+    """The run store and the outputs are none of the files read, nor each other (before any work)."""
+    from matheval_fast._report.files import refuse_overlap
+    from matheval_fast.judge.pipeline import OUTPUTS
+
+    prompt = Path(args.prompt)
+    read = [args.responses] + [
+        p for p in (prompt if prompt.suffix == ".toml" else None, args.price_table, args.tokenizer) if p
+    ]
+    outputs = [(args.out / name, "--out") for name in (("dry_run.json",) if args.dry_run else OUTPUTS)]
+    refuse_overlap(outputs + ([(args.store, "--store")] if args.store is not None else []), read)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     from matheval_fast.judge.run import JudgeConfig, SamplingParams
     from matheval_fast.judge.templates import load_template
 
+    _refuse_overlaps(args)
     template = load_template(args.prompt)
     if not args.dry_run and (not args.base_url or not args.model):
         raise ValueError("--base-url and --model are required (except with --dry-run, which needs --model)")

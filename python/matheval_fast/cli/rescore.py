@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
-from matheval_fast.cli import add_engine_arguments
+from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, seconds_arg
 
 HELP = (
     "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
@@ -55,12 +55,12 @@ def add_logs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="model name (default: from the folders)")
     p.add_argument("--strict", action="store_true", help="stop at the first malformed record")
     p.add_argument("--config", type=Path, default=None, help="seed-format config: per-task checker policies")
-    p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
+    add_threads_argument(p)
     p.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_arg,
         default=DEFAULT_SYMPY_TIMEOUT,
-        help="CPU seconds per SymPy fallback comparison (default 30)",
+        help="CPU seconds per SymPy fallback comparison (> 0; default 30)",
     )
 
 
@@ -90,7 +90,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     # Earlier releases wrote the copy unless --no-copy; the flag is still accepted.
     p.add_argument("--no-copy", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--examples", type=int, default=3, help="examples per reason and per kind in the summary")
+    p.add_argument(
+        "--examples",
+        type=int_range(0),
+        default=3,
+        help="examples per reason and per kind in the summary, >= 0 (default 3)",
+    )
     add_engine_arguments(p, "ray (one Ray task per log file; the outputs are the same)")
     p.add_argument(
         "--report",

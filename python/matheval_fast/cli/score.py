@@ -14,19 +14,10 @@ from pathlib import Path
 
 from matheval_fast._pipeline import use_streaming_memory_pool
 from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
-from matheval_fast._sympy.pool import check_timeout
-from matheval_fast.cli import add_engine_arguments, notes
+from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, notes, seconds_arg
 from matheval_fast.score import default_out, format_table, response_fields, score_file
 
 HELP = "score responses against reference answers (protocol A)"
-
-
-def _seconds(text: str) -> float:
-    """``--timeout``: a finite positive number of seconds (``nan``, ``inf`` and ``0`` are refused)."""
-    try:
-        return check_timeout(float(text))
-    except (TypeError, ValueError) as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -96,14 +87,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a gold with a finite decimal form is exact (default), or decimals match at the coarser "
         "written precision (see docs/policies.md)",
     )
-    p.add_argument("--threads", type=int, default=None, help="Rust worker threads (default: all cores)")
+    add_threads_argument(p)
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds_arg,
         default=DEFAULT_SYMPY_TIMEOUT,
-        help="CPU seconds per SymPy fallback comparison (default 30)",
+        help="CPU seconds per SymPy fallback comparison (> 0; default 30)",
     )
-    p.add_argument("--batch-rows", type=int, default=65_536, help="records per batch (bounds memory)")
+    p.add_argument(
+        "--batch-rows", type=int_range(1), default=65_536, help="records per batch, >= 1 (bounds memory)"
+    )
     add_engine_arguments(p, "ray (Ray Data; --out is a directory of Parquet)")
     p.add_argument(
         "--report",
@@ -115,8 +108,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.batch_rows < 1:
-        raise ValueError("--batch-rows must be at least 1")
     out = args.out or default_out(args.file)
     use_streaming_memory_pool()
     with notes("score"):

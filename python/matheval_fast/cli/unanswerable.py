@@ -7,9 +7,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
+
+from matheval_fast.cli import float_range, int_range
 
 HELP = "unanswerable-problem detection on UMWP / SelfAware outputs: P/R/F1/Acc as the papers (protocol B)"
 
@@ -26,6 +29,12 @@ def _field_override(text: str) -> tuple[str, str]:
     if not sep or name not in ("text", "id") or not key:
         raise argparse.ArgumentTypeError(f"expected text=KEY or id=KEY, got {text!r}")
     return name, key
+
+
+#: a cosine similarity: the threshold is compared with one
+_threshold = float_range(-1, 1)
+#: the integer switches (window, math_items) count words or items: at least one
+_count = int_range(1)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,12 +57,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-length",
-        type=int,
+        type=int_range(1),
         default=None,
-        help="--model's token limit per text (default: matheval.json, else the tokenizer's)",
+        help="--model's token limit per text, >= 1 (default: matheval.json, else the tokenizer's)",
     )
     parser.add_argument(
-        "--threshold", type=float, default=None, help="cosine threshold, strict > (default 0.75)"
+        "--threshold",
+        type=_threshold,
+        default=None,
+        help="cosine threshold, strict >, from -1 to 1 (default 0.75)",
     )
     parser.add_argument(
         "--switch",
@@ -76,7 +88,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="dataset to join by id when the outputs lack labels (default: the bundled one, in a checkout)",
     )
-    parser.add_argument("--batch-size", type=int, default=8192, help="windows per embedding call")
+    parser.add_argument(
+        "--batch-size",
+        type=int_range(1),
+        default=8192,
+        help="windows per embedding call, >= 1 (default 8192)",
+    )
     parser.add_argument("--out", type=Path, default=Path("out/unanswerable"), help="output directory")
 
 
@@ -93,10 +110,12 @@ def _parse_switches(pairs: list[tuple[str, str]], threshold: float | None) -> di
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ValueError(f"switch {name} takes true or false, got {value!r}")
             out[name] = value.lower() in ("true", "1", "yes")
-        elif kind == "int":
-            out[name] = int(value)
-        elif kind == "float":
-            out[name] = float(value)
+        elif kind in ("int", "float"):
+            parse = _count if kind == "int" else _threshold
+            try:
+                out[name] = parse(value)
+            except argparse.ArgumentTypeError as exc:
+                raise ValueError(f"--switch {name}: {exc}") from None
         else:
             out[name] = value
     if threshold is not None:
@@ -104,15 +123,41 @@ def _parse_switches(pairs: list[tuple[str, str]], threshold: float | None) -> di
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    import numpy as np
+#: the files a run writes into --out, published together
+OUTPUTS = ("items.jsonl", "summary.json", "summary.md", "scores.png")
 
+
+def run(args: argparse.Namespace) -> int:
     from matheval_fast import unanswerable as ub
-    from matheval_fast._report.files import atomic_write, write_json
-    from matheval_fast._report.png import write_histogram
+    from matheval_fast._report.files import output_set
 
     overrides = _parse_switches(args.switch, args.threshold)
     ub.switches(args.preset, **overrides)  # unknown values fail here, before any file is read
+    if args.model is None and (args.pooling is not None or args.max_length is not None):
+        raise ValueError("--pooling and --max-length set up --model: pass --model DIR too")
+    inputs = [args.outputs] + ([args.dataset] if args.dataset is not None else [])
+    # The outputs' temporary files first: an --out that cannot be written fails before the work.
+    with output_set([args.out / name for name in OUTPUTS], inputs=inputs) as files:
+        table, result, renderer = _detect(args, overrides, files.path)
+    print(table)
+    skipped = result.summary.overall.skipped
+    if skipped:
+        print(f"\n{skipped} empty output(s) skipped from TP/FP/FN/Acc (SelfAware rule)", file=sys.stderr)
+    print(f"\nwrote {', '.join(OUTPUTS)} to {args.out} (histogram: {renderer})", file=sys.stderr)
+    return 0
+
+
+def _detect(
+    args: argparse.Namespace, overrides: dict[str, Any], tmp: Callable[[str], Path]
+) -> tuple[str, Any, str]:
+    """The work of a run, written into the temporary files ``tmp(name)``; returns the table, the
+    result and the histogram's renderer."""
+    import numpy as np
+
+    from matheval_fast import unanswerable as ub
+    from matheval_fast._report.files import json_text
+    from matheval_fast._report.png import write_histogram
+
     field = dict(args.field)
     records = ub.load_records(args.outputs)
     if not records:
@@ -125,8 +170,6 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"joined labels from {path} by id", file=sys.stderr)
     scorer = None
-    if args.model is None and (args.pooling is not None or args.max_length is not None):
-        raise ValueError("--pooling and --max-length set up --model: pass --model DIR too")
     if args.model is not None:
         from matheval_fast import models
 
@@ -146,8 +189,7 @@ def run(args: argparse.Namespace) -> int:
         if scorer is None and "need a similarity scorer" in str(exc):
             raise ValueError(f"{exc}; pass --model DIR (an ONNX sentence-embedding model)") from exc
         raise
-    args.out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(args.out / "items.jsonl") as fh:
+    with open(tmp("items.jsonl"), "w", encoding="utf-8") as fh:
         for v in result.items:
             fh.write(json.dumps(v.to_dict(), ensure_ascii=False) + "\n")
     summary = {
@@ -159,10 +201,9 @@ def run(args: argparse.Namespace) -> int:
         "windows": result.total_queries,
         **result.summary.to_dict(),
     }
-    write_json(args.out / "summary.json", summary, indent=1)
+    tmp("summary.json").write_text(json_text(summary, indent=1), encoding="utf-8")
     table = ub.format_summary(result.summary, title=f"{args.preset} protocol B: {args.outputs.name}")
-    with atomic_write(args.out / "summary.md") as fh:
-        fh.write(table + "\n")
+    tmp("summary.md").write_text(table + "\n", encoding="utf-8")
     series = {
         name: np.array(
             [v.score for v in result.items if v.answerable is want and v.score is not None], dtype=float
@@ -170,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
         for name, want in (("answerable", True), ("unanswerable", False))
     }
     renderer = write_histogram(
-        args.out / "scores.png",
+        tmp("scores.png"),
         series,
         result.switches.threshold,
         xlabel="best cosine to a reference sentence",
@@ -179,12 +220,4 @@ def run(args: argparse.Namespace) -> int:
         value_range=(-0.2, 1.0),
         bins=30,
     )
-    print(table)
-    skipped = result.summary.overall.skipped
-    if skipped:
-        print(f"\n{skipped} empty output(s) skipped from TP/FP/FN/Acc (SelfAware rule)", file=sys.stderr)
-    print(
-        f"\nwrote items.jsonl, summary.json, summary.md, scores.png to {args.out} (histogram: {renderer})",
-        file=sys.stderr,
-    )
-    return 0
+    return table, result, renderer

@@ -10,16 +10,23 @@ commits in batches from its own writer thread). The parent shows one progress ba
 counters and returns the summed :class:`~matheval_fast.judge.run.RunStats`.
 
 A worker whose parent disappears (the parent was killed) stops within a second, committing what it
-finished; as with one process, a resumed run sends only what is missing. The API key goes to the
+finished; as with one process, a resumed run sends only what is missing. Workers start with SIGINT
+blocked: a Ctrl-C (which a terminal sends to every process of the group) reaches the parent alone,
+which sets the workers' stop flag; each stops at its next tick (half a second), committing what it
+finished, and none prints a traceback, not even one still starting. The API key goes to the
 workers through their start-up pipe, never through the environment or a file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
+import signal
+import threading
 import time
 import traceback
+from collections.abc import Iterator
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -63,6 +70,7 @@ def _worker(
     counters: Any,
     conn: Any,
     parent: int,
+    stop: Any,
 ) -> None:
     offset = index * len(_COUNTERS)
 
@@ -70,8 +78,12 @@ def _worker(
         _publish(counters, offset, stats)
         if os.getppid() != parent:
             raise RunAborted("the parent process is gone")
+        if stop.is_set():
+            raise RunAborted("stopped by the parent (interrupted)")
 
     try:
+        if stop.is_set():  # interrupted while this worker was starting
+            raise RunAborted("stopped by the parent (interrupted)")
         with RunStore(Path(store_path)) as store:
             stats = run_async(
                 run_judge(
@@ -93,6 +105,20 @@ def _worker(
         pass  # the parent is gone; what finished is in the store
     finally:
         conn.close()
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread for the block (a signal that arrives waits, it is not lost);
+    processes started meanwhile inherit the mask and never receive it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _sum(parts: list[RunStats]) -> RunStats:
@@ -138,20 +164,10 @@ def run_judge_parallel(
     wcfg = replace(cfg, client=per_worker, preflight=False)
     ctx = mp.get_context("spawn")
     counters = ctx.Array("q", workers * len(_COUNTERS), lock=False)
-    procs, pipes = [], []
+    procs: list[Any] = []
+    pipes: list[Any] = []
+    stop = ctx.Event()
     key = api_key.reveal() if api_key is not None else None
-    for k in range(workers):
-        recv, send = ctx.Pipe(duplex=False)
-        p = ctx.Process(
-            target=_worker,
-            args=(k, workers, spec, str(store_path), wcfg, key, counters, send, os.getpid()),
-            name=f"judge-worker-{k}",
-            daemon=True,
-        )
-        p.start()
-        send.close()
-        procs.append(p)
-        pipes.append(recv)
     bar = _Progress(total, progress, progress_every, cfg.price.currency if cfg.price else None)
     t0 = time.perf_counter()
     results: list[Any] = [None] * workers
@@ -169,6 +185,19 @@ def run_judge_parallel(
         return total_stats
 
     try:
+        with _sigint_blocked():  # inherited by the workers (see the module docstring)
+            for k in range(workers):
+                recv, send = ctx.Pipe(duplex=False)
+                p = ctx.Process(
+                    target=_worker,
+                    args=(k, workers, spec, str(store_path), wcfg, key, counters, send, os.getpid(), stop),
+                    name=f"judge-worker-{k}",
+                    daemon=True,
+                )
+                p.start()
+                send.close()
+                procs.append(p)
+                pipes.append(recv)
         while any(r is None for r in results):
             for k, conn in enumerate(pipes):
                 if results[k] is None and conn.poll(0.05):
@@ -183,6 +212,7 @@ def run_judge_parallel(
                         )
             bar.update(snapshot())
     except BaseException:
+        stop.set()  # Ctrl-C: the workers commit what they finished and stop
         bar.close()
         raise
     finally:

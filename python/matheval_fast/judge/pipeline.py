@@ -13,13 +13,14 @@ labels) and the store, runs :func:`~matheval_fast.judge.run.run_judge`, then wri
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from matheval_fast._report.files import atomic_write, write_json
+from matheval_fast._report.files import json_text, output_set
 from matheval_fast._report.tables import markdown_table
 from matheval_fast.judge.client import Secret
 from matheval_fast.judge.cost import TokenEstimator
@@ -46,6 +47,10 @@ __all__ = [
     "judge_file",
     "open_store",
 ]
+
+#: the files a run writes into ``out``, published together (the store is not one of them: it is
+#: written as answers arrive, so that --resume can continue)
+OUTPUTS = ("items.jsonl", "summary.json", "summary.md")
 
 
 @dataclass
@@ -92,6 +97,25 @@ def open_store(path: Path, *, resume: bool) -> RunStore:
     return RunStore(path)
 
 
+def check_store(path: Path, *, resume: bool) -> None:
+    """Fail now, not after the input's scan, on a store that cannot be used: one that holds a run
+    (without ``resume``), a file that is no store (:func:`open_store` says which), or a new store
+    whose folder cannot be made or written. A new store is not created here: a run that fails
+    before its first request leaves no empty store behind."""
+    if path.exists() or path.is_symlink():
+        open_store(path, resume=resume).close()
+        return
+    d = path.parent
+    while not d.exists() and d != d.parent:
+        d = d.parent
+    if not d.is_dir():
+        raise ValueError(f"run store {path}: {d} is a file, not a folder; name a store (--store) in a folder")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"run store {path}: cannot write in {d}; name a store (--store) in a folder you can write to"
+        )
+
+
 def judge_file(
     responses: str | Path,
     out: str | Path,
@@ -119,86 +143,87 @@ def judge_file(
         Path(responses), cfg, fields=fields, label_fields=label_fields, group_fields=group_fields, limit=limit
     )
     store_file = Path(store_path) if store_path is not None else out / "judge.sqlite"
-    if store_file.exists() and not resume:
-        open_store(store_file, resume=False).close()  # refuses a non-empty store before any work
-    # Fail fast on the endpoint (seconds), then on the input (one pass over it), then run.
-    if cfg.preflight:
-        run_async(check_endpoint(cfg, api_key=api_key))
-        cfg = replace(cfg, preflight=False)
-    scanned = scan(spec)
-    spec = scanned.spec
-    with open_store(store_file, resume=resume) as store:
-        if workers > 1:
-            from matheval_fast.judge.parallel import run_judge_parallel
+    # The outputs' temporary files first (an --out that cannot be written fails before anything is
+    # sent), renamed together at the end; the store keeps every answer as it arrives (--resume).
+    with output_set([out / name for name in OUTPUTS], inputs=[spec.path, store_file]) as files:
+        check_store(store_file, resume=resume)  # before anything is sent
+        # Fail fast on the endpoint (seconds), then on the input (one pass over it), then run.
+        if cfg.preflight:
+            run_async(check_endpoint(cfg, api_key=api_key))
+            cfg = replace(cfg, preflight=False)
+        scanned = scan(spec)
+        spec = scanned.spec
+        with open_store(store_file, resume=resume) as store:
+            if workers > 1:
+                from matheval_fast.judge.parallel import run_judge_parallel
 
-            stats = run_judge_parallel(
-                spec,
-                store_file,
-                cfg,
-                api_key=api_key,
-                workers=workers,
-                total=scanned.n_items,
-                progress=progress,
-                progress_every=progress_every,
-            )
-        else:
-            stats = run_async(
-                run_judge(
-                    iter_items(spec),
-                    store,
+                stats = run_judge_parallel(
+                    spec,
+                    store_file,
                     cfg,
                     api_key=api_key,
+                    workers=workers,
                     total=scanned.n_items,
                     progress=progress,
                     progress_every=progress_every,
                 )
-            )
-        counter = AgreementCounter(spec.group_fields or (), unparseable=unparseable)
-        with atomic_write(out / "items.jsonl") as fh:
-            cs = collect(iter_items(spec), store, cfg, counter, label_fields=spec.label_fields, out=fh)
-        totals = store.totals()
-    agreement = summarize_counts(counter, n_boot=n_boot)
-    summary: dict[str, Any] = {
-        "input": str(spec.path),
-        "store": str(store_file),
-        "config": cfg.describe(),
-        "fields": {name: spec.key(name) for name in (*cfg.template.inputs, "id")},
-        "labels": {
-            "fields": list(spec.label_fields),
-            "gold": scanned.n_gold,
-            "gold_positive": scanned.n_gold_positive,
-            "split": scanned.n_split,
-            "unlabeled": scanned.n_unlabeled,
-        },
-        "group_fields": list(spec.group_fields or ()),
-        "items": {
-            "total": cs.items,
-            "done": cs.done,
-            "failed": cs.failed,
-            "pending": cs.pending,
-            "yes": cs.yes,
-            "no": cs.no,
-            "unparseable": cs.unparseable,
-        },
-        "this_run": stats.to_dict(),
-        "tokens": {
-            "this_run": {"prompt": stats.prompt_tokens, "completion": stats.completion_tokens},
-            "store_total": {"prompt": totals["prompt_tokens"], "completion": totals["completion_tokens"]},
-        },
-        "cost": None,
-        "agreement": agreement,
-        "label_agreement": pairwise_kappa({k: tuple(v) for k, v in cs.label_pairs.items()}),
-        "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    if cfg.price is not None:
-        summary["cost"] = {
-            "currency": cfg.price.currency,
-            "this_run": stats.cost,
-            "store_total": cfg.price.cost(totals["prompt_tokens"], totals["completion_tokens"]),
+            else:
+                stats = run_async(
+                    run_judge(
+                        iter_items(spec),
+                        store,
+                        cfg,
+                        api_key=api_key,
+                        total=scanned.n_items,
+                        progress=progress,
+                        progress_every=progress_every,
+                    )
+                )
+            counter = AgreementCounter(spec.group_fields or (), unparseable=unparseable)
+            with open(files.path("items.jsonl"), "w", encoding="utf-8") as fh:
+                cs = collect(iter_items(spec), store, cfg, counter, label_fields=spec.label_fields, out=fh)
+            totals = store.totals()
+        agreement = summarize_counts(counter, n_boot=n_boot)
+        summary: dict[str, Any] = {
+            "input": str(spec.path),
+            "store": str(store_file),
+            "config": cfg.describe(),
+            "fields": {name: spec.key(name) for name in (*cfg.template.inputs, "id")},
+            "labels": {
+                "fields": list(spec.label_fields),
+                "gold": scanned.n_gold,
+                "gold_positive": scanned.n_gold_positive,
+                "split": scanned.n_split,
+                "unlabeled": scanned.n_unlabeled,
+            },
+            "group_fields": list(spec.group_fields or ()),
+            "items": {
+                "total": cs.items,
+                "done": cs.done,
+                "failed": cs.failed,
+                "pending": cs.pending,
+                "yes": cs.yes,
+                "no": cs.no,
+                "unparseable": cs.unparseable,
+            },
+            "this_run": stats.to_dict(),
+            "tokens": {
+                "this_run": {"prompt": stats.prompt_tokens, "completion": stats.completion_tokens},
+                "store_total": {"prompt": totals["prompt_tokens"], "completion": totals["completion_tokens"]},
+            },
+            "cost": None,
+            "agreement": agreement,
+            "label_agreement": pairwise_kappa({k: tuple(v) for k, v in cs.label_pairs.items()}),
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
-    write_json(out / "summary.json", summary, indent=1)
-    with atomic_write(out / "summary.md") as fh:
-        fh.write(format_summary(summary) + "\n")
+        if cfg.price is not None:
+            summary["cost"] = {
+                "currency": cfg.price.currency,
+                "this_run": stats.cost,
+                "store_total": cfg.price.cost(totals["prompt_tokens"], totals["completion_tokens"]),
+            }
+        files.path("summary.json").write_text(json_text(summary, indent=1), encoding="utf-8")
+        files.path("summary.md").write_text(format_summary(summary) + "\n", encoding="utf-8")
     return JudgeReport(summary, stats, out)
 
 
@@ -219,19 +244,21 @@ def dry_run_file(
     spec = dataset_spec(
         Path(responses), cfg, fields=fields, label_fields=label_fields, group_fields=group_fields, limit=limit
     )
-    scanned = scan(spec)
     store_file = Path(store_path) if store_path is not None else out / "judge.sqlite"
-    estimator = TokenEstimator(tokenizer)
-    if store_file.exists():
-        with RunStore(store_file) as store:
-            est = estimate(iter_items(scanned.spec), cfg, store=store, estimator=estimator)
-    else:
-        est = estimate(iter_items(scanned.spec), cfg, estimator=estimator)
-    write_json(
-        out / "dry_run.json",
-        {"input": str(spec.path), "config": cfg.describe(), "estimate": est.to_dict()},
-        indent=1,
-    )
+    with output_set([out / "dry_run.json"], inputs=[spec.path, store_file]) as files:
+        scanned = scan(spec)
+        estimator = TokenEstimator(tokenizer)
+        if store_file.exists():
+            with RunStore(store_file) as store:
+                est = estimate(iter_items(scanned.spec), cfg, store=store, estimator=estimator)
+        else:
+            est = estimate(iter_items(scanned.spec), cfg, estimator=estimator)
+        files.path("dry_run.json").write_text(
+            json_text(
+                {"input": str(spec.path), "config": cfg.describe(), "estimate": est.to_dict()}, indent=1
+            ),
+            encoding="utf-8",
+        )
     return est, scanned
 
 

@@ -95,19 +95,6 @@ _MAX_BACKLOG = 2
 _INSERT = f"INSERT OR REPLACE INTO results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"  # noqa: S608
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    # A 30 s busy timeout: the writer thread and the reading connection never fail on each other's locks.
-    db = sqlite3.connect(path, timeout=30.0)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
-    return db
-
-
-def _write(db: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> None:
-    with db:
-        db.executemany(_INSERT, batch)
-
-
 _TYPES = {
     "prompt_tokens": "INTEGER",
     "completion_tokens": "INTEGER",
@@ -117,6 +104,76 @@ _TYPES = {
     "run_id": "INTEGER",
     "created": "REAL",
 }
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # A 30 s busy timeout: the writer thread and the reading connection never fail on each other's locks.
+    db = sqlite3.connect(path, timeout=30.0)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """The store at ``path``, with its tables; a path that cannot hold one (a folder, a file that is
+    no SQLite database, no permission) is a ``ValueError`` that says which and what to do, not an
+    ``sqlite3`` traceback."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(
+            f"run store {path}: cannot create its folder ({exc.strerror}); name a store (--store) "
+            "in a folder you can write to"
+        ) from None
+    if path.is_dir():
+        raise ValueError(f"run store {path} is a folder: name a file (--store), e.g. {path / 'judge.sqlite'}")
+    db: sqlite3.Connection | None = None
+    try:
+        db = _connect(path)
+        _create_tables(db, path)
+    except sqlite3.DatabaseError as exc:
+        if db is not None:
+            db.close()
+        if "not a database" in str(exc):
+            raise ValueError(
+                f"run store {path} is not an SQLite database (a judge run store): name a new file or "
+                "the store of an earlier run (--store)"
+            ) from None
+        raise ValueError(
+            f"run store {path}: cannot open or write it ({exc}); name a store (--store) in a folder "
+            "you can write to"
+        ) from None
+    except BaseException:
+        if db is not None:
+            db.close()
+        raise
+    return db
+
+
+def _create_tables(db: sqlite3.Connection, path: Path) -> None:
+    """The tables, made when missing (``ValueError`` for a store of another schema)."""
+    cols = ", ".join(
+        f"{c} {_TYPES.get(c, 'TEXT')}" + (" PRIMARY KEY" if c == "key" else "") for c in _COLUMNS
+    )
+    with db:
+        db.execute("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+        # A rowid table with an index on key: appends are twice as fast as a WITHOUT ROWID table
+        # keyed by random hashes, for rows of a few hundred bytes.
+        db.execute(f"CREATE TABLE IF NOT EXISTS results ({cols})")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS runs (run_id INTEGER PRIMARY KEY, started REAL, finished REAL,"
+            " config TEXT, stats TEXT)"
+        )
+        row = db.execute("SELECT v FROM meta WHERE k = 'schema'").fetchone()
+        if row is None:
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise ValueError(f"{path}: run store schema {row[0]}, this version reads {SCHEMA_VERSION}")
+
+
+def _write(db: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> None:
+    with db:
+        db.executemany(_INSERT, batch)
 
 
 class RunStore:
@@ -131,9 +188,7 @@ class RunStore:
         background: bool = True,
     ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = _connect(self.path)
-        self._create()
+        self.db = _open(self.path)
         self.commit_every = commit_every
         self.commit_seconds = commit_seconds
         self._buffer: list[tuple[Any, ...]] = []
@@ -146,27 +201,6 @@ class RunStore:
         self._writer: threading.Thread | None = None
         self._writer_error: BaseException | None = None
         self._drained = threading.Condition()
-
-    def _create(self) -> None:
-        cols = ", ".join(
-            f"{c} {_TYPES.get(c, 'TEXT')}" + (" PRIMARY KEY" if c == "key" else "") for c in _COLUMNS
-        )
-        with self.db:
-            self.db.execute("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
-            # A rowid table with an index on key: appends are twice as fast as a WITHOUT ROWID table
-            # keyed by random hashes, for rows of a few hundred bytes.
-            self.db.execute(f"CREATE TABLE IF NOT EXISTS results ({cols})")
-            self.db.execute(
-                "CREATE TABLE IF NOT EXISTS runs (run_id INTEGER PRIMARY KEY, started REAL, finished REAL,"
-                " config TEXT, stats TEXT)"
-            )
-            row = self.db.execute("SELECT v FROM meta WHERE k = 'schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise ValueError(
-                    f"{self.path}: run store schema {row[0]}, this version reads {SCHEMA_VERSION}"
-                )
 
     # -- runs -----------------------------------------------------------------------------------
 
