@@ -483,11 +483,29 @@ def rescore(
     if not paths:
         raise ValueError("no log files given")
     # Everything that can fail on the inputs fails here, before any output exists.
-    readers: list[LogReader] = [open_log(p, o.format, o.read_options()) for p in expand_paths(list(paths))]
+    # The output folder is not searched for logs (its rescored copies are not new logs).
+    found = expand_paths(list(paths), exclude=[out_dir])
+    readers: list[LogReader] = [open_log(p, o.format, o.read_options()) for p in found]
     user_config = load_config(o.config) if o.config is not None else None
     seed_config = load_config(None)
     out = Path(out_dir)
+    made_out = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    # Sub-folders this run creates are removed again if it fails (a truncated gzip found half-way
+    # must not leave an empty items/ behind).
+    fresh = [d for d in (out / "items", out / "rescored") if not d.exists()] + ([out] if made_out else [])
+    try:
+        return _rescore_into(out, readers, o, user_config, seed_config)
+    except BaseException:
+        for d in fresh:
+            with contextlib.suppress(OSError):
+                d.rmdir()  # only when empty: nothing published is removed
+        raise
+
+
+def _rescore_into(
+    out: Path, readers: list[LogReader], o: RescoreOptions, user_config: Any, seed_config: Any
+) -> RescoreReport:
     item_names, copy_names = _Names(), _Names()
     t0 = time.perf_counter()
     groups: dict[tuple, GroupStats] = {}

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from matheval_fast.cli import add_engine_arguments
+from matheval_fast.cli import add_engine_arguments, notes
 
 HELP = (
     "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         address=args.address,
     )
-    report = rescore(args.logs, args.out, opts)
+    with notes("rescore"):  # files skipped or read once, said on stderr
+        report = rescore(args.logs, args.out, opts)
     summary = report.summary()
     if not args.quiet:
         print(summary_markdown(summary).split("\n## ")[0].rstrip())
