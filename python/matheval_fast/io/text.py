@@ -152,9 +152,10 @@ def describe_binary(head: bytes, *, allow: tuple[str, ...] = ()) -> str | None:
         # A character cut at the end of the head is not an error.
         if exc.start < len(body) - 3 or exc.reason != "unexpected end of data":
             line = body.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
             return (
-                f"not UTF-8 text (line {line}: byte 0x{body[exc.start]:02x}); "
-                "re-encode it as UTF-8 (e.g. iconv -f latin1 -t UTF-8)"
+                f"line {line}: not UTF-8 text (byte 0x{body[exc.start]:02x} at column {column}); "
+                "re-encode the file as UTF-8 (e.g. iconv -f latin1 -t UTF-8)"
             )
     return None
 

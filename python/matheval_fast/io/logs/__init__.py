@@ -162,7 +162,8 @@ def expand_paths(
     def add(f: Path) -> None:
         key = same_file_key(f)
         if key in seen:
-            warnings.warn(SkippedLogWarning(f"{f} is the same file as {seen[key]}: read once"), stacklevel=3)
+            twice = f"{f} given twice" if f == seen[key] else f"{f} is the same file as {seen[key]}"
+            warnings.warn(SkippedLogWarning(f"{twice}: read once"), stacklevel=3)
             return
         seen[key] = f
         out.append(f)

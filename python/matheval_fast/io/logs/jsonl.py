@@ -62,8 +62,6 @@ def read_chunks(
     buffered without bound.
     """
     limit = max_record_bytes() if limit is None else limit
-    # Chunks no bigger than the limit, so a line over it is always one carried across reads.
-    chunk_bytes = max(1, min(chunk_bytes, limit))
     ring: list[bytearray | None] = [None] * slots
     carry = b""
     k = 0
@@ -72,15 +70,18 @@ def read_chunks(
         while True:
             if len(carry) > limit:
                 raise too_long(input_name(path), lines_before + 1, limit)
+            # A line starts each read at the buffer's start (``carry``); reading at most limit + 1
+            # bytes, a line over the limit never ends inside: it is carried, and refused above.
+            cap = min(max(chunk_bytes, 2 * len(carry)) + (1 << 16), limit + 1)
             buf = ring[k % slots]
-            if buf is None or len(buf) <= len(carry):  # no room to read on: a bigger buffer
-                buf = ring[k % slots] = bytearray(max(chunk_bytes, 2 * len(carry)) + (1 << 16))
+            if buf is None or len(buf) < cap:  # no room to read on: a bigger buffer
+                buf = ring[k % slots] = bytearray(cap)
             n0 = len(carry)
             buf[:n0] = carry
             view = memoryview(buf)
             n = n0
-            while n < len(buf):  # readinto may return less (gzip, pipes)
-                got = fh.readinto(view[n:])
+            while n < cap:  # readinto may return less (gzip, pipes)
+                got = fh.readinto(view[n:cap])
                 if not got:
                     break
                 n += got
@@ -89,7 +90,7 @@ def read_chunks(
                     yield np.frombuffer(buf, dtype=np.uint8, count=n0)
                 return
             cut = buf.rfind(b"\n", 0, n)
-            if cut < 0 and n == len(buf):
+            if cut < 0 and n == cap:
                 carry = bytes(view[:n])  # one line longer than the chunk: read on
                 continue
             end = n if cut < 0 else cut + 1
