@@ -440,3 +440,23 @@ def test_the_record_limit_applies_to_stdin_without_newlines(
     assert "stdin: line 1: a record longer than 4,096 bytes" in err
     assert stream.tell() < SMALL_LIMIT * 50  # it stopped reading
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["rescore", "compare", "score"])
+def test_a_gzip_cut_past_its_head_stops_the_run_leaving_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The first 64 KiB read well (the format is recognised, outputs are begun), then the stream
+    ends: one line naming the file, and no empty ``items/`` or output folder left behind."""
+    recs = [good_record(command, i) | {"pad": f"{i:08d}" * 40} for i in range(4000)]
+    whole = gzip.compress("".join(json.dumps(r) + "\n" for r in recs).encode(), mtime=0)
+    inp = tmp_path / "in" / (input_name(command) + ".gz")
+    inp.parent.mkdir()
+    inp.write_bytes(whole[: len(whole) * 3 // 4])
+    out = tmp_path / "out"
+    before = inp.read_bytes()
+    assert main(argv(command, inp, out)) == 2
+    err = capsys.readouterr().err
+    assert f"{inp}: truncated or corrupt gzip data" in err and "Traceback" not in err
+    assert not out.exists() or not any(out.rglob("*"))
+    assert not _tmp_files(tmp_path) and inp.read_bytes() == before

@@ -16,6 +16,7 @@ from matheval_fast.io.text import (
     HEAD_BYTES,
     MAX_RECORD_BYTES,
     InputError,
+    RecordTooLongError,
     describe_binary,
     iter_lines,
     load_json,
@@ -107,10 +108,17 @@ def test_read_chunks_stops_at_a_record_over_the_limit_with_its_line(tmp_path: Pa
     p = tmp_path / "x.jsonl"
     p.write_bytes(b'{"a": 1}\n' * 5000 + b"y" * 10_000 + b"\n" + b'{"a": 1}\n')
     got = 0
-    with pytest.raises(InputError, match=r"line 5001: a record longer than 4,096 bytes"):
+    with pytest.raises(RecordTooLongError, match=r"a line: a record longer than 4,096 bytes") as caught:
         for chunk in read_chunks(p, 1024, limit=4096, opener=open_input):
             got += bytes(chunk).count(b"\n")
-    assert got == 5000  # every line before it was given
+    assert got == 5000  # every line before it was given: the caller, counting, names it
+    assert str(caught.value.at(got + 1)).startswith(f"{p}: line 5001: a record longer than 4,096 bytes")
+    # The readers that count do: the log readers and score's JSON Lines reader.
+    from matheval_fast.io.logs.jsonl import parsed_chunks
+
+    with pytest.raises(RecordTooLongError, match=r": line 5001: a record longer"):
+        for _ in parsed_chunks(p, 1024, [("a", "text")], limit=4096):
+            pass
     # Under the limit, the same file reads whole.
     assert sum(bytes(c).count(b"\n") for c in read_chunks(p, 1024, limit=1 << 20, opener=open_input)) == 5002
 

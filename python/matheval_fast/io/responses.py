@@ -23,7 +23,7 @@ import pyarrow as pa
 from matheval_fast._columns import numeric_array, values_of
 from matheval_fast.io.logs.base import arrow_path, as_text
 from matheval_fast.io.logs.jsonl import Chunk, exact_numbers, fields_of, read_chunks
-from matheval_fast.io.text import input_name, load_json
+from matheval_fast.io.text import RecordTooLongError, input_name, load_json
 from matheval_fast.io.text import open_input as text_input
 
 __all__ = [
@@ -329,7 +329,14 @@ def jsonl_batches(
     first = 1
     checked = False
     wanted = _wanted(fields)
-    for data in read_chunks(Path(path), chunk_bytes, opener=open_input):
+    chunks = read_chunks(Path(path), chunk_bytes, opener=open_input)
+    while True:
+        try:
+            data = next(chunks, None)
+        except RecordTooLongError as exc:
+            raise exc.at(first) from None  # the line after those read
+        if data is None:
+            return
         ch = fields_of(data, first, wanted)
         if not checked and len(ch) and fields.guess:
             fields = _resolved(fields, _first_keys(ch), chosen)

@@ -32,8 +32,8 @@ from typing import IO, Any
 __all__ = [
     "HEAD_BYTES",
     "MAX_RECORD_BYTES",
-    "EmptyInputWarning",
     "InputError",
+    "RecordTooLongError",
     "decode_line",
     "describe_binary",
     "input_name",
@@ -80,10 +80,6 @@ _UTF16_32 = (
 class InputError(ValueError):
     """An input that cannot be read as text: the message names the file (and line) and says what
     to do."""
-
-
-class EmptyInputWarning(UserWarning):
-    """An input file holds no record (empty, or blank lines only)."""
 
 
 def max_record_bytes() -> int:
@@ -295,12 +291,26 @@ class _Prefixed(io.RawIOBase):
         return super().read(n) or b""
 
 
-def too_long(name: str, line: int, limit: int) -> InputError:
+class RecordTooLongError(InputError):
+    """A record over the size limit. ``line`` is None where the reader does not count lines (the
+    caller that does re-raises it with :meth:`at`)."""
+
+    def __init__(self, name: str, line: int | None, limit: int) -> None:
+        where = f"{name}: line {line}" if line is not None else f"{name}: a line"
+        super().__init__(
+            f"{where}: a record longer than {limit:,} bytes (no newline within the limit); is this "
+            f"JSON Lines? Raise the limit with {_ENV_LIMIT}=<bytes> if the record is real"
+        )
+        self.name, self.line, self.limit = name, line, limit
+
+    def at(self, line: int) -> RecordTooLongError:
+        """The same error, naming its line."""
+        return RecordTooLongError(self.name, line, self.limit)
+
+
+def too_long(name: str, line: int | None, limit: int) -> RecordTooLongError:
     """The error for a record over the size limit."""
-    return InputError(
-        f"{name}: line {line}: a record longer than {limit:,} bytes (no newline within the limit); "
-        f"is this JSON Lines? Raise the limit with {_ENV_LIMIT}=<bytes> if the record is real"
-    )
+    return RecordTooLongError(name, line, limit)
 
 
 def decode_line(data: bytes, name: str, line: int) -> str:

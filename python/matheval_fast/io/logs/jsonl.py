@@ -25,7 +25,7 @@ from matheval_fast import _core
 from matheval_fast._columns import text_column
 from matheval_fast._vocabulary import FieldKind
 from matheval_fast.io.logs.base import CopyWriter, first_line, open_binary
-from matheval_fast.io.text import input_name, max_record_bytes, too_long
+from matheval_fast.io.text import RecordTooLongError, input_name, max_record_bytes, too_long
 
 __all__ = [
     "Chunk",
@@ -58,18 +58,19 @@ def read_chunks(
     have been read. Take ``bytes(chunk)`` to keep one longer.
 
     A line longer than ``limit`` bytes (default: :func:`~matheval_fast.io.text.max_record_bytes`)
-    is an :class:`~matheval_fast.io.text.InputError` naming it: a stream without newlines is never
-    buffered without bound.
+    is a :class:`~matheval_fast.io.text.RecordTooLongError`: a stream without newlines is never
+    buffered without bound. It is the line after those of the chunks already given; a caller that
+    counts them names it (``raise exc.at(line)``), as :func:`parsed_chunks` does.
     """
     limit = max_record_bytes() if limit is None else limit
     ring: list[bytearray | None] = [None] * slots
     carry = b""
     k = 0
-    lines_before = 0  # complete lines in the chunks yielded so far (for the error's line number)
     with opener(path) as fh:
         while True:
             if len(carry) > limit:
-                raise too_long(input_name(path), lines_before + 1, limit)
+                # The line is the one after the chunks given: the caller, who counts them, names it.
+                raise too_long(input_name(path), None, limit)
             # A line starts each read at the buffer's start (``carry``); reading at most limit + 1
             # bytes, a line over the limit never ends inside: it is carried, and refused above.
             cap = min(max(chunk_bytes, 2 * len(carry)) + (1 << 16), limit + 1)
@@ -95,7 +96,6 @@ def read_chunks(
                 continue
             end = n if cut < 0 else cut + 1
             carry = bytes(view[end:n])
-            lines_before += buf.count(b"\n", 0, end)
             yield np.frombuffer(buf, dtype=np.uint8, count=end)
             k += 1
 
@@ -227,11 +227,14 @@ def _chunk(data: bytes | np.ndarray, parsed: tuple, first: int, fields: Sequence
     )
 
 
-def parsed_chunks(path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind]]) -> Iterator[Chunk]:
+def parsed_chunks(
+    path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind]], *, limit: int | None = None
+) -> Iterator[Chunk]:
     """:func:`fields_of` over the whole file, reading and parsing the next chunk in a background
     thread while the caller works on this one (both release the GIL: file reads and the Rust
-    parser), so on two cores parsing overlaps scoring. Two chunks are in memory at most."""
-    chunks = read_chunks(path, chunk_bytes)
+    parser), so on two cores parsing overlaps scoring. Two chunks are in memory at most. A record
+    over ``limit`` bytes (:func:`read_chunks`) is an error naming its line."""
+    chunks = read_chunks(path, chunk_bytes, limit=limit)
     wanted = list(fields)
 
     def job() -> tuple[np.ndarray, tuple] | None:
@@ -242,7 +245,10 @@ def parsed_chunks(path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind
         fut = ex.submit(job)
         first = 1
         while True:
-            res = fut.result()
+            try:
+                res = fut.result()
+            except RecordTooLongError as exc:
+                raise exc.at(first) from None
             if res is None:
                 return
             fut = ex.submit(job)
