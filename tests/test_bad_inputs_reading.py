@@ -460,3 +460,24 @@ def test_a_gzip_cut_past_its_head_stops_the_run_leaving_nothing(
     assert f"{inp}: truncated or corrupt gzip data" in err and "Traceback" not in err
     assert not out.exists() or not any(out.rglob("*"))
     assert not _tmp_files(tmp_path) and inp.read_bytes() == before
+
+
+FORCED = ["binary", "utf16_with_bom", "latin1_in_head", "empty", "truncated_gzip", "record_over_limit"]
+
+
+@pytest.mark.parametrize("case", FORCED)
+def test_bad_input_with_a_forced_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    """``rescore --format lm_eval`` meets the same checks as detection does."""
+    if case == "record_over_limit":
+        monkeypatch.setenv("MATHEVAL_FAST_MAX_RECORD_BYTES", str(SMALL_LIMIT))
+    make, expect = CASES[case]
+    inp = tmp_path / LM_EVAL_NAME
+    inp.write_bytes(make("rescore"))
+    out = tmp_path / "out"
+    assert main(["rescore", str(inp), "--format", "lm_eval", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    _, what, _ = expect("rescore")
+    assert str(inp) in err and what in err and "Traceback" not in err, err
+    assert not out.exists()

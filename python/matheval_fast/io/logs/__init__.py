@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from matheval_fast.io.logs.base import (
@@ -105,7 +106,13 @@ def open_log(
     elif format not in FORMATS:
         raise ValueError(f"unknown log format {format!r}; known: {', '.join(FORMATS)}")
     else:
-        why = FORMATS[format].sniff(p, read_head(p))
+        try:
+            head = read_head(p)
+        except (OSError, InputError) as exc:
+            raise UnreadableLogError(str(exc) if str(p) in str(exc) else f"{p}: cannot read: {exc}") from None
+        if not head.strip():
+            raise UnreadableLogError(f"{p}: the file is empty (no records)")
+        why = FORMATS[format].sniff(p, head)
         if why is not None:
             raise LogFormatError(f"{p}: not a {format} log: {why}")
     return FORMATS[format](p, options)
@@ -142,7 +149,7 @@ def _in_output_dir(f: Path, top: Path, exclude: set[Path]) -> Path | None:
 
 
 def expand_paths(
-    paths: list[str | os.PathLike[str]], *, exclude: list[str | os.PathLike[str]] = ()
+    paths: Sequence[str | os.PathLike[str]], *, exclude: Sequence[str | os.PathLike[str]] = ()
 ) -> list[Path]:
     """Files as given; directories searched (recursively) for the frameworks' per-sample logs
     by name (:data:`DIR_PATTERNS`), keeping those whose content fits a format. A directory with

@@ -331,9 +331,9 @@ def screen(
                 why.setdefault(int(k), f"metric {m!r} holds {_WHAT[tag]}, expected a number or true/false")
     if not why:
         return ch
-    for k in sorted(why):
-        keep[k] = False
-        bad(int(ch.lines[k]), why[k])
+    for row in sorted(why):
+        keep[row] = False
+        bad(int(ch.lines[row]), why[row])
     return ch.select(keep)
 
 

@@ -77,7 +77,7 @@ class SeedReader(LogReader):
         if o.response_field or o.gold_field:
             with open_binary(self.path) as raw:
                 events = iter_items(io.TextIOWrapper(raw, encoding="utf-8"), ())
-                first = next((ev.value for ev in events if ev.kind == "item"), {})
+                first: Any = next((ev.value for ev in events if ev.kind == "item"), {})
             require_fields(
                 self.path,
                 first,
