@@ -292,7 +292,23 @@ def test_rescore_copies_in_the_input_folder_are_not_read_back(
     capsys.readouterr()
     assert main(["rescore", str(logs), "--out", str(tmp_path / "o2"), "--quiet"]) == 0
     assert [r[1:] for r in _summary_rows(tmp_path / "o2")] == [(2, 0)]
-    assert f"skipped {out}: a matheval-fast output folder" in capsys.readouterr().err
+    assert (
+        f"skipped {out / 'rescored'}: matheval-fast rescore outputs, not new logs" in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("items_format", ["jsonl", "parquet"])
+def test_rescore_into_the_log_folder_itself_reads_the_logs_not_its_outputs(
+    tmp_path: Path, items_format: str
+) -> None:
+    """``--out`` the input folder: its logs are read, its ``items/`` and ``rescored/`` never (a JSON
+    Lines item file is named like the log it comes from)."""
+    logs = tmp_path / "logs"
+    _write_log(logs / LM_EVAL_NAME, [_lm_eval(0), _lm_eval(1)])
+    for _ in range(2):
+        args = ["rescore", str(logs), "--copy", "--items-format", items_format, "--out", str(logs), "--quiet"]
+        assert main(args) == 0
+        assert _summary_rows(logs) == [(str(logs / LM_EVAL_NAME), 2, 0)]
 
 
 @pytest.mark.parametrize("bad", ["truncated_gzip", "binary"])

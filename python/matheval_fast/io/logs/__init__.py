@@ -132,19 +132,22 @@ class SkippedLogWarning(UserWarning):
     """A file found in a folder (or given twice) that is not read: the message says why."""
 
 
-def _is_output_dir(d: Path) -> bool:
-    """A folder ``rescore`` wrote (``summary.json`` beside ``items/`` or ``rescored/``): its rescored
-    copies look like logs but are ours, not new logs."""
-    return (d / "summary.json").is_file() and ((d / "items").is_dir() or (d / "rescored").is_dir())
+#: The sub-folders of a ``rescore`` output folder: per-item outputs and rescored copies, named like
+#: the logs they come from.
+_OUTPUT_SUBDIRS = ("items", "rescored")
 
 
 def _in_output_dir(f: Path, top: Path, exclude: set[Path]) -> Path | None:
-    """The output folder (under ``top``, or one of ``exclude``) that ``f`` lies in, if any."""
+    """The ``items/`` or ``rescored/`` folder of a ``rescore`` output (a folder with a
+    ``summary.json``, or one of ``exclude``: the run's own ``--out``) that ``f`` lies in, if any:
+    their files look like logs but are ours, not new logs. Looked for below ``top`` only."""
     for d in f.parents:
-        if d.resolve() in exclude or _is_output_dir(d):
-            return d
         if d == top:
-            break
+            return None
+        if d.name in _OUTPUT_SUBDIRS and (
+            d.parent.resolve() in exclude or (d.parent / "summary.json").is_file()
+        ):
+            return d
     return None
 
 
@@ -158,9 +161,9 @@ def expand_paths(
     Nothing is read twice or skipped unmentioned: the same file named twice (a file and its folder,
     a link, another path to the same inode) is read once, with a :class:`SkippedLogWarning`; a file
     found in a folder that is not a log format is skipped with that warning; one that cannot be read
-    (permissions, truncated gzip, binary data) is an error. Folders ``rescore`` wrote (and those in
-    ``exclude``, the run's own output folder) are not searched: their rescored copies are not new
-    logs.
+    (permissions, truncated gzip, binary data) is an error. The ``items/`` and ``rescored/`` folders
+    of ``rescore`` outputs (beside a ``summary.json``, or in ``exclude``: the run's own ``--out``) are
+    not searched: their files are named like logs but are not new logs.
     """
     excluded = {Path(e).resolve() for e in exclude}
     out: list[Path] = []
@@ -208,9 +211,7 @@ def expand_paths(
             logs.append(f)
         for d in sorted(skipped_dirs):
             warnings.warn(
-                SkippedLogWarning(
-                    f"skipped {d}: a matheval-fast output folder (its copies are not new logs)"
-                ),
+                SkippedLogWarning(f"skipped {d}: matheval-fast rescore outputs, not new logs"),
                 stacklevel=2,
             )
         if not logs:
