@@ -69,11 +69,26 @@ def test_open_input_gives_the_text_without_a_bom_gzip_or_not(tmp_path: Path, gz:
     assert [n for n, _ in iter_lines(p)] == [1, 2, 3]
 
 
-def test_stdin_is_read_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(gzip.compress(TEXT)))))
+class _Pipe(io.RawIOBase):
+    """A stream that cannot seek, as a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[no-untyped-def]
+        return self._data.readinto(b)
+
+
+@pytest.mark.parametrize("stream", [io.BytesIO, _Pipe])
+def test_stdin_is_read_checked(monkeypatch: pytest.MonkeyPatch, stream: type) -> None:
+    data = b"\xef\xbb\xbf" + TEXT * 5000
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(stream(gzip.compress(data)))))
     with open_input("-") as fh:
-        assert fh.read() == TEXT
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"PAR1xxxx"))))
+        assert fh.read() == TEXT * 5000
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(stream(b"PAR1xxxx"))))
     with pytest.raises(InputError, match=r"^stdin: a Parquet file, not JSON text"):
         open_input("-")
 

@@ -241,8 +241,14 @@ def open_input(
         src = _Input(raw, name, owned)
         head = src._fill(2)
         if head == b"\x1f\x8b":
-            # The two bytes read go back in front of the gzip stream.
-            unzipped = gzip.GzipFile(fileobj=_Prefixed(head, raw), mode="rb")
+            # The two bytes read go back in front of the gzip stream: a file is rewound (no Python
+            # layer between gzip and the file), a pipe gets them back through a wrapper.
+            if raw.seekable():
+                raw.seek(0)
+                inner: IO[bytes] = raw
+            else:
+                inner = _Prefixed(head, raw)  # type: ignore[assignment]
+            unzipped = gzip.GzipFile(fileobj=inner, mode="rb")
             owned.append(unzipped)  # type: ignore[arg-type]
             src._owned = []  # the sniffing wrapper, once collected, must not close the files
             src = _Input(unzipped, name, owned)  # type: ignore[arg-type]
