@@ -165,7 +165,6 @@ class _Input(io.RawIOBase):
         self.name = name
         self._owned = owned
         self._pending = b""
-        self.gzip = False
 
     def _fill(self, n: int) -> bytes:
         """Read ``n`` bytes (fewer at the end) into the pending head."""
@@ -184,10 +183,13 @@ class _Input(io.RawIOBase):
         try:
             return self._inner.read(n)
         except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-            raise InputError(
-                f"{self.name}: truncated or corrupt gzip data ({exc}); check the file (gzip -t) or "
-                "compress it again"
-            ) from None
+            raise self._broken(exc) from None
+
+    def _broken(self, exc: Exception) -> InputError:
+        return InputError(
+            f"{self.name}: truncated or corrupt gzip data ({exc}); check the file (gzip -t) or "
+            "compress it again"
+        )
 
     def readable(self) -> bool:
         return True
@@ -203,10 +205,7 @@ class _Input(io.RawIOBase):
             if hasattr(self._inner, "readinto"):
                 return self._inner.readinto(view) or 0
         except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-            raise InputError(
-                f"{self.name}: truncated or corrupt gzip data ({exc}); check the file (gzip -t) or "
-                "compress it again"
-            ) from None
+            raise self._broken(exc) from None
         data = self._read_inner(len(view))
         view[: len(data)] = data
         return len(data)
@@ -252,7 +251,6 @@ def open_input(
             owned.append(unzipped)  # type: ignore[arg-type]
             src._owned = []  # the sniffing wrapper, once collected, must not close the files
             src = _Input(unzipped, name, owned)  # type: ignore[arg-type]
-            src.gzip = True
         head = src._fill(HEAD_BYTES)
         if head.startswith(_BOM):
             src._pending = head[len(_BOM) :]
