@@ -116,10 +116,15 @@ def _parquet(command: str) -> bytes:
 
 
 def _late_bad_utf8(command: str) -> bytes:
-    """A good record padded past the 64 KiB the head check reads, then a line with a Latin-1 byte."""
+    """A good record padded past the 64 KiB the head check reads, then a line with a Latin-1 byte (in
+    a field the command reads)."""
     first = good_record(command, 0)
     first["pad"] = "x" * 70_000
-    bad = json.dumps(good_record(command, 1)).encode().replace(b"{", b'{"note": "caf\xe9", ', 1)
+    bad = good = json.dumps(good_record(command, 1)).encode()
+    for read in (b'"answer": "2"', b'"target": "2"'):  # a field score / rescore read (the gold)
+        bad = bad.replace(read, read[:-1] + b'\xe9"')
+    if bad == good:  # the others decode the whole line
+        bad = good.replace(b"{", b'{"note": "caf\xe9", ', 1)
     return (
         json.dumps(first).encode()
         + b"\n"
@@ -226,6 +231,13 @@ def test_bad_input(
     else:
         assert rc == 0, err
         assert records_counted(command, out) == what
+        if case == "bad_utf8_after_64k":  # the record is rejected saying what is wrong with it
+            rejected = out / ("o.rejected.jsonl" if command == "score" else "rejected.jsonl")
+            if command == "compare":
+                reasons = json.loads((out / "compare.json").read_text())["malformed_examples"]
+            else:
+                reasons = rejected.read_text().splitlines()
+            assert len(reasons) == 1 and "line is not UTF-8 text" in reasons[0], reasons
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from matheval_fast._columns import numeric_array, values_of
 from matheval_fast.io.logs.base import arrow_path, as_text
-from matheval_fast.io.logs.jsonl import Chunk, exact_numbers, fields_of, read_chunks
+from matheval_fast.io.logs.jsonl import Chunk, bad_line_reason, exact_numbers, fields_of, read_chunks
 from matheval_fast.io.text import RecordTooLongError, input_name, load_json
 from matheval_fast.io.text import open_input as text_input
 
@@ -170,7 +170,9 @@ def _expected(what: str) -> str:
 def _bad_line(message: str) -> str:
     """The reason for a line the core could not read: its message says whether the line is not an
     object or not JSON at all (and is never repeated)."""
-    return message if message.startswith("not a JSON object") else f"not valid JSON: {message}"
+    return (
+        message if message.startswith("not a JSON object") else f"not valid JSON: {bad_line_reason(message)}"
+    )
 
 
 def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:

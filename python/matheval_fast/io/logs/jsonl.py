@@ -30,6 +30,7 @@ from matheval_fast.io.text import RecordTooLongError, input_name, max_record_byt
 __all__ = [
     "Chunk",
     "JsonlCopyWriter",
+    "bad_line_reason",
     "exact_numbers",
     "fields_of",
     "parsed_chunks",
@@ -255,6 +256,14 @@ def parsed_chunks(
             ch = _chunk(res[0], res[1], first, wanted)
             first += ch.line_count
             yield ch
+
+
+def bad_line_reason(message: str) -> str:
+    """The core's message for a line it could not read, with what to do when the line is not UTF-8
+    (serde's "invalid unicode code point" says nothing of the bytes)."""
+    if "invalid unicode code point" in message:
+        return f"{message} (the line is not UTF-8 text: re-encode the file as UTF-8)"
+    return message
 
 
 def value_at(record: Any, path: str) -> Any:

@@ -30,7 +30,14 @@ from matheval_fast.io.logs.base import (
     read_head,
     require_fields,
 )
-from matheval_fast.io.logs.jsonl import JsonlCopyWriter, exact_numbers, parsed_chunks, peek_json_line, screen
+from matheval_fast.io.logs.jsonl import (
+    JsonlCopyWriter,
+    bad_line_reason,
+    exact_numbers,
+    parsed_chunks,
+    peek_json_line,
+    screen,
+)
 
 __all__ = ["LmEvalReader"]
 
@@ -106,7 +113,7 @@ class LmEvalReader(LogReader):
         record = 0
         for ch in parsed_chunks(self.path, self.options.chunk_bytes, fields):
             for line, msg in ch.bad:
-                self.bad(line, f"not valid JSON: {msg}")
+                self.bad(line, f"not valid JSON: {bad_line_reason(msg)}")
             ch = screen(
                 ch,
                 self.bad,

@@ -29,6 +29,7 @@ from matheval_fast.io.logs.base import (
 )
 from matheval_fast.io.logs.jsonl import (
     JsonlCopyWriter,
+    bad_line_reason,
     exact_numbers,
     numbers_from_text,
     parsed_chunks,
@@ -89,7 +90,7 @@ class QwenMathReader(LogReader):
         record = 0
         for ch in parsed_chunks(self.path, self.options.chunk_bytes, fields):
             for line, msg in ch.bad:
-                self.bad(line, f"not valid JSON: {msg}")
+                self.bad(line, f"not valid JSON: {bad_line_reason(msg)}")
             ch = screen(ch, self.bad, [(i["response_field"], "response"), (i["gold_field"], "gold")])
             n = len(ch)
             if n == 0:
