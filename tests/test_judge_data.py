@@ -166,7 +166,8 @@ def test_parquet_and_json_inputs(tmp_path: Path) -> None:
         res = scan(DatasetSpec(tmp_path / name, inputs=("problem", "response")))
         items = list(iter_items(res.spec))
         assert [i.labels for i in items] == [(True,), (False,), (True,), (False,), (True,)]
-        assert res.spec.group_fields == ("level",) and items[3].id == "4"
+        # No id field: None (never the position, which could equal another item's real id).
+        assert res.spec.group_fields == ("level",) and items[3].id is None and items[3].index == 3
     bad = [dict(rows[0], label="perhaps")]
     pq.write_table(pa.Table.from_pylist(bad), tmp_path / "bad.parquet")
     with pytest.raises(ValueError, match=r"bad.parquet: row 1: label field 'label' has 'perhaps'"):
@@ -202,7 +203,7 @@ def test_parquet_and_json_inputs(tmp_path: Path) -> None:
             {"group_fields": ("subject",)},
             r"group field\(s\) \['subject'\] appear in no record",
         ),
-        ([], {}, "no items"),
+        ([], {}, "the input is empty"),
     ],
 )
 def test_bad_input_names_the_line(tmp_path: Path, rows: list, kwargs: dict, message: str) -> None:

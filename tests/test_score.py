@@ -202,7 +202,7 @@ def test_values_of_the_wrong_type_are_refused_never_stringified(record, reason):
     rep = score_records([good, record, good])
     assert [r["line"] for r in rep.rows] == [1, 3]
     assert len(rep.rejected) == 1 and rep.rejected[0][0] == 2 and reason in rep.rejected[0][1]
-    with pytest.raises(RejectedRecordError, match="records:2"):
+    with pytest.raises(RejectedRecordError, match="records: item 2"):
         score_records([good, record], on_error="fail")
 
 

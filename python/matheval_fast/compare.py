@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -54,6 +54,11 @@ class CompareReport:
     matrix: dict[str, dict[str, dict[str, Any]]]
     items: int
     notes: list[str]
+    #: Records read from the logs (``records + malformed`` is every record of the files) and the
+    #: malformed ones, which no grader scored (first few as ``file:line N: message``).
+    records: int = 0
+    malformed: int = 0
+    malformed_examples: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         from matheval_fast import __version__
@@ -62,6 +67,9 @@ class CompareReport:
             "matheval_fast": __version__,
             "graders": self.graders,
             "items": self.items,
+            "records": self.records,
+            "malformed": self.malformed,
+            "malformed_examples": self.malformed_examples,
             "groups": self.groups,
             "disagreement": self.matrix,
             "notes": self.notes,
@@ -122,7 +130,7 @@ def compare(
     if math_verify == "on" and not math_verify_available():
         raise ValueError("math-verify is not installed (pip install 'math-verify[antlr4_11_0]')")
     read = read or ReadOptions()
-    readers = [open_log(p, format, read) for p in expand_paths(list(paths))]
+    readers = [open_log(p, format, read) for p in expand_paths(list(paths), exclude=[out_dir])]
     user_config = load_config(config) if config is not None else None
     seed_config = load_config(None)
     out = Path(out_dir)
@@ -130,7 +138,7 @@ def compare(
     # The outputs' temporary files first (an --out that cannot be written fails before the work),
     # renamed together at the end: an interrupted run leaves the previous run's four files as they were.
     with output_set([out / name for name in OUTPUTS], inputs=inputs) as files:
-        table, graders, notes = _grade(
+        table, graders, notes, counts, malformed_examples = _grade(
             readers,
             math_verify=math_verify,
             peer_timeout=peer_timeout,
@@ -140,7 +148,7 @@ def compare(
             timeout=timeout,
             progress=progress,
         )
-        return _write(table, graders, notes, files.path)
+        return _write(table, graders, notes, files.path, counts, malformed_examples)
 
 
 def _grade(
@@ -153,13 +161,16 @@ def _grade(
     threads: int | None,
     timeout: float,
     progress: bool,
-) -> tuple[_Table, list[str], list[str]]:
-    """Every grader's verdict on every item of the logs: the table, the graders, the notes."""
+) -> tuple[_Table, list[str], list[str], dict[str, int], list[str]]:
+    """Every grader's verdict on every item of the logs: the table, the graders, the notes, the
+    record counts and the first malformed records."""
     use_mv = math_verify == "on" or (math_verify == "auto" and math_verify_available())
     notes: list[str] = []
     table = _Table()
     peer = MathVerifyPeer(timeout=peer_timeout) if use_mv else None
     graders: list[str] = list(OURS)
+    counts = {"records": 0, "malformed": 0}
+    malformed_examples: list[str] = []
     try:
         for reader in readers:
             policies = (
@@ -211,7 +222,16 @@ def _grade(
                         fr = [responses[i] for i in np.flatnonzero(new)]
                         table.set("math-verify", rows[new], peer.verdicts(zip(fg, fr, strict=True)))
                 bar.update(b.num_rows)
+                # Batches never split a record: its distinct record numbers count the records read.
+                counts["records"] += len(pc.unique(b.column(col("record"))))
             bar.close()
+            counts["malformed"] += reader.malformed_count
+            malformed_examples += [str(m) for m in reader.malformed[: 5 - len(malformed_examples)]]
+            if reader.malformed_count:
+                notes.append(
+                    f"{reader.path}: {reader.malformed_count} malformed record(s) not graded "
+                    f"(e.g. {reader.malformed[0]})"
+                )
         if peer is not None:
             graders.append("math-verify")
             notes.append(
@@ -226,7 +246,7 @@ def _grade(
     finally:
         if peer is not None:
             peer.close()
-    return table, graders, notes
+    return table, graders, notes, counts, malformed_examples
 
 
 def _verdict_array(table: _Table, g: str, n: int) -> np.ndarray:
@@ -251,7 +271,14 @@ def _matrix(v: dict[str, np.ndarray], graders: list[str], mask: np.ndarray) -> d
     return out
 
 
-def _write(table: _Table, graders: list[str], notes: list[str], tmp: Callable[[str], Path]) -> CompareReport:
+def _write(
+    table: _Table,
+    graders: list[str],
+    notes: list[str],
+    tmp: Callable[[str], Path],
+    counts: dict[str, int] | None = None,
+    malformed_examples: list[str] | None = None,
+) -> CompareReport:
     """Write the outputs into their temporary files ``tmp(name)``."""
     n = len(table.keys)
     v = {g: _verdict_array(table, g, n) for g in graders}
@@ -279,7 +306,17 @@ def _write(table: _Table, graders: list[str], notes: list[str], tmp: Callable[[s
             }
         )
     overall = _matrix(v, graders, np.ones(n, dtype=bool))
-    report = CompareReport(graders, groups, overall, n, notes)
+    c = counts or {}
+    report = CompareReport(
+        graders,
+        groups,
+        overall,
+        n,
+        notes,
+        records=c.get("records", 0),
+        malformed=c.get("malformed", 0),
+        malformed_examples=list(malformed_examples or []),
+    )
     # Items: one row per item, one verdict column per grader.
     cols: dict[str, Any] = {
         "model": pa.array([k[0] for k in table.keys], pa.string()),

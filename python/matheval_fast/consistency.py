@@ -42,6 +42,7 @@ from matheval_fast import stats
 from matheval_fast._report.files import json_safe
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._vocabulary import Alternative, Method, Variant
+from matheval_fast.io.text import InputError, iter_lines
 
 Direction = Literal["others_entail_self", "self_entails_others"]
 EntailmentFn = Callable[[list[str], list[str]], Any]
@@ -221,15 +222,19 @@ def parse_record(
 def load_pairs(path: str | Path, fields: Mapping[str, str] | None = None) -> list[PairRecord]:
     """Read a JSONL file of pairs (blank lines skipped); errors name the line."""
     records = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-            records.append(parse_record(obj, fields, where=f"{path}:{lineno}"))
+    # gzip, a BOM, binary data, bad UTF-8 and over-long lines are handled (and named) by iter_lines.
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise ValueError(f"{path}:{lineno}: JSON nested too deeply to read") from None
+        records.append(parse_record(obj, fields, where=f"{path}:{lineno}"))
+    if not records:
+        raise InputError(f"{path}: the input is empty (no records); nothing to test")
     return records
 
 

@@ -487,7 +487,9 @@ def rescore(
     if not paths:
         raise ValueError("no log files given")
     # Everything that can fail on the inputs fails here, before any output exists.
-    readers: list[LogReader] = [open_log(p, o.format, o.read_options()) for p in expand_paths(list(paths))]
+    # The output folder is not searched for logs (its rescored copies are not new logs).
+    found = expand_paths(list(paths), exclude=[out_dir])
+    readers: list[LogReader] = [open_log(p, o.format, o.read_options()) for p in found]
     user_config = load_config(o.config) if o.config is not None else None
     seed_config = load_config(None)
     out = Path(out_dir)

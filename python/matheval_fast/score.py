@@ -40,13 +40,18 @@ from matheval_fast._columns import mask_of, numeric_array, text_column, values_o
 from matheval_fast._pipeline import BackgroundWriter, prefetched
 from matheval_fast._vocabulary import Compat, FiniteDecimals
 from matheval_fast.io.responses import (
+    JSON_ID,
     ResponseBatch,
     ResponseFields,
+    check_records,
+    id_texts,
+    id_values,
     load_json_array,
     record_batches,
     source_batches,
     source_format,
 )
+from matheval_fast.io.text import InputError, iter_lines, open_input
 
 __all__ = [
     "FieldsGuessedWarning",
@@ -89,12 +94,12 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         return pq.read_table(path).to_pylist()
     if suffix == ".jsonl":
         out = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in iter_lines(path):
             if line.strip():
                 try:
                     out.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{n}: not valid JSON: {exc.msg}") from exc
+                    raise ValueError(f"{path}: line {n}: not valid JSON: {exc.msg}") from exc
         return out
     return load_json_array(path)
 
@@ -366,12 +371,13 @@ def _run(
         if rb.rejected:
             if on_error == "fail":
                 n, why = rb.rejected[0]
-                raise RejectedRecordError(f"{where}:{n}: {why}")
+                at = f"{where}:{n}" if rb.unit == "line" else f"{where}: {rb.unit} {n}"
+                raise RejectedRecordError(f"{at}: {why}")
             tally.rejected += len(rb.rejected)
             for n, why in rb.rejected:
                 if len(tally.rejected_examples) < 5:
-                    tally.rejected_examples.append({"file": where, "line": n, "reason": why})
-                rejects(n, why)
+                    tally.rejected_examples.append({"file": where, rb.unit: n, "reason": why})
+                rejects(n, why, rb.unit)
         tally.records += rb.batch.num_rows
         out, fallback = score_response_batch(
             rb.batch,
@@ -425,6 +431,7 @@ def score_records(
     from matheval_fast._report.progress import progress_bar
     from matheval_fast.answer import load_config
 
+    check_records(records)
     _check_options(compat, on_error, timeout)
     if config is not None:
         config = load_config(config)  # read once, not per batch
@@ -445,8 +452,10 @@ def score_records(
             threads=threads,
             timeout=timeout,
             on_error=on_error,
-            sink=lambda b: rows.extend(b.to_pylist()),
-            rejects=lambda n, why: rejected.append((n, why)),
+            sink=lambda b: rows.extend(
+                rows_of(b) if any(a.type == JSON_ID for a in b.columns) else b.to_pylist()
+            ),
+            rejects=lambda n, why, unit: rejected.append((n, why)),
             bar=bar,
             finite_decimals=finite_decimals,
         )
@@ -458,6 +467,8 @@ def jsonl_buffer(b: pa.RecordBatch) -> np.ndarray:
     """A batch of flat columns (strings, integers, booleans; anything else as its text) as JSON
     Lines, UTF-8, one object per row in column order: what ``json.dumps(row, ensure_ascii=False)``
     per row gives, written by the core from the Arrow buffers (a uint8 array)."""
+    if any(arr.type == JSON_ID for arr in b.columns):
+        return _jsonl_rows(b)
     cols: list[tuple[str, str, Any, Any]] = []
     for name, arr in zip(b.schema.names, b.columns, strict=True):
         t = arr.type
@@ -470,6 +481,25 @@ def jsonl_buffer(b: pa.RecordBatch) -> np.ndarray:
         else:
             cols.append((name, "text", text_column(arr.cast(pa.large_string())), None))
     return _core.json_lines(cols)
+
+
+def _jsonl_rows(b: pa.RecordBatch) -> np.ndarray:
+    """:func:`jsonl_buffer` in Python, for a batch with an id column of mixed JSON types
+    (:data:`~matheval_fast.io.responses.JSON_ID`): each id written as the value it was (a rare
+    input; the core writes one type per column)."""
+    cols = {name: id_values(arr) for name, arr in zip(b.schema.names, b.columns, strict=True)}
+    names = list(cols)
+    lines = [
+        json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n"
+        for row in zip(*cols.values(), strict=True)
+    ]
+    return np.frombuffer("".join(lines).encode("utf-8"), dtype=np.uint8)
+
+
+def rows_of(b: pa.RecordBatch) -> list[dict[str, Any]]:
+    """A result batch as Python dicts, ids of mixed types as the values they were."""
+    cols = {name: id_values(arr) for name, arr in zip(b.schema.names, b.columns, strict=True)}
+    return [dict(zip(cols, row, strict=True)) for row in zip(*cols.values(), strict=True)]
 
 
 def jsonl_bytes(b: pa.RecordBatch) -> bytes:
@@ -490,6 +520,11 @@ class _RowsWriter:
     def __call__(self, b: pa.RecordBatch) -> None:
         if self.fmt == "parquet":
             import pyarrow.parquet as pq
+
+            if any(a.type == JSON_ID for a in b.columns):  # one type per column: ids as text
+                b = pa.RecordBatch.from_arrays(
+                    [id_texts(a) if a.type == JSON_ID else a for a in b.columns], names=b.schema.names
+                )
 
             if self.writer is None:
                 self.schema = b.schema
@@ -602,8 +637,9 @@ def score_file(
             raise FileNotFoundError(f"{p}: no such file")
         if p.is_dir():
             raise IsADirectoryError(f"{p}: is a directory, expected a response file")
-        with open(p, "rb"):
-            pass  # unreadable: PermissionError now, not after the output exists
+        if (input_format or source_format(p)) != "parquet":
+            with open_input(p):
+                pass  # unreadable, binary, not UTF-8: an error now, not after the outputs exist
     target = Path(out) if out is not None else default_out(path)
     if target.is_dir():  # before the format, which a folder's name does not tell
         raise OutputError(
@@ -652,8 +688,9 @@ def score_file(
         rej_fh = stack.enter_context(open(tmp_rej, "w", encoding="utf-8"))
         where = "stdin" if src == "-" else str(path)
 
-        def reject(n: int, why: str) -> None:
-            rej_fh.write(json.dumps({"file": where, "line": n, "reason": why}, ensure_ascii=False) + "\n")
+        def reject(n: int, why: str, unit: str) -> None:
+            # ``line`` for JSON Lines, ``item`` for a JSON array's elements, ``row`` for Parquet.
+            rej_fh.write(json.dumps({"file": where, unit: n, "reason": why}, ensure_ascii=False) + "\n")
 
         bar = stack.enter_context(
             progress_bar(
@@ -690,6 +727,9 @@ def score_file(
                 finite_decimals=finite_decimals,
             )
             sink.close()
+            if tally.records == 0 and tally.rejected == 0:
+                # Nothing read: no outputs (an empty file is a mistake upstream, not a 0 % score).
+                raise InputError(f"{where}: the input is empty (no records); nothing to score")
             writer.finish(schema[0] if schema else empty_result_schema(fields))
         finally:
             sink.abandon()

@@ -45,6 +45,7 @@ from matheval_fast._vocabulary import (
     UnanswerablePreset,
     UnanswerableReferences,
 )
+from matheval_fast.io.text import iter_lines, load_json, open_input
 
 __all__ = [
     "PRESETS",
@@ -522,26 +523,30 @@ def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         except ImportError as exc:  # pragma: no cover - pyarrow is a test dependency
             raise ValueError(f"{p}: reading Parquet needs pyarrow") from exc
         return cast(list[dict[str, Any]], pq.read_table(p).to_pylist())
-    text = p.read_text(encoding="utf-8")
-    stripped = text.lstrip()
-    if stripped.startswith("[") or (stripped.startswith("{") and p.suffix == ".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{p}: not valid JSON ({exc})") from exc
+    # One reading path for every command: gzip, a BOM, binary data and bad UTF-8 are named errors.
+    head = b""
+    with open_input(p) as fh:
+        head = fh.read(4096).lstrip()
+    if head.startswith(b"[") or (head.startswith(b"{") and p.suffix == ".json"):
+        data = load_json(p)
         if isinstance(data, dict) and isinstance(data.get("example"), list):
             data = data["example"]
         if not isinstance(data, list):
             raise ValueError(f"{p}: expected a JSON array of objects (or an object with an 'example' list)")
+        for i, rec in enumerate(data, 1):
+            if not isinstance(rec, dict):
+                raise ValueError(f"{p}: item {i}: expected a JSON object, got {type(rec).__name__}")
         return cast(list[dict[str, Any]], data)
     out: list[dict[str, Any]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in iter_lines(p):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{p}: line {n}: not valid JSON ({exc.msg})") from exc
+            raise ValueError(f"{p}: line {n}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ValueError(f"{p}: line {n}: JSON nested too deeply to read") from None
         if not isinstance(rec, dict):
             raise ValueError(f"{p}: line {n}: expected a JSON object, got {type(rec).__name__}")
         out.append(rec)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from matheval_fast.cli import seconds_arg
+from matheval_fast.cli import notes, seconds_arg
 from matheval_fast.cli.rescore import add_logs_arguments
 
 HELP = "grade logged items with ours (fixed, xwin), the log's own metrics and math-verify; tables + plot"
@@ -51,18 +51,19 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         strict=args.strict,
     )
-    report = compare(
-        args.logs,
-        args.out,
-        math_verify=args.math_verify,
-        peer_timeout=args.peer_timeout,
-        format=args.format,
-        read=read,
-        config=args.config,
-        threads=args.threads,
-        timeout=args.timeout,
-        progress=sys.stderr.isatty(),
-    )
+    with notes("compare"):  # files skipped or read once, said on stderr
+        report = compare(
+            args.logs,
+            args.out,
+            math_verify=args.math_verify,
+            peer_timeout=args.peer_timeout,
+            format=args.format,
+            read=read,
+            config=args.config,
+            threads=args.threads,
+            timeout=args.timeout,
+            progress=sys.stderr.isatty(),
+        )
     if args.report:
         from matheval_fast._report.html import write_compare_report
 
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         text = (args.out / "compare.md").read_text(encoding="utf-8")
         print(text.split("\n### ")[0].rstrip())
         print(
-            f"\n{report.items:,} items; outputs in {args.out} "
+            f"\n{report.items:,} items from {report.records + report.malformed:,} records read "
+            f"({report.malformed:,} malformed, not graded); outputs in {args.out} "
             "(compare.md, compare.json, disagreement.png, items.parquet)"
         )
     return 0

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
-from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, seconds_arg
+from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, notes, seconds_arg
 
 HELP = (
     "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
@@ -135,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         address=args.address,
     )
-    report = rescore(args.logs, args.out, opts)
+    with notes("rescore"):  # files skipped or read once, said on stderr
+        report = rescore(args.logs, args.out, opts)
     summary = report.summary()
     if args.report:
         from matheval_fast._report.html import write_rescore_report

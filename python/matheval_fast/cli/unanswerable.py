@@ -161,7 +161,7 @@ def _detect(
     field = dict(args.field)
     records = ub.load_records(args.outputs)
     if not records:
-        raise ValueError(f"{args.outputs}: no records")
+        raise ValueError(f"{args.outputs}: the input is empty (no records); nothing to score")
     print(f"read {len(records)} outputs from {args.outputs}", file=sys.stderr)
     if any("answerable" not in r for r in records):
         path = args.dataset or ub.bundled_dataset(args.preset)

@@ -11,9 +11,7 @@ list that is empty or null still gives a row (scored ``no_answer``). Python reco
 
 from __future__ import annotations
 
-import gzip
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,12 +22,18 @@ import pyarrow as pa
 
 from matheval_fast._columns import numeric_array, values_of
 from matheval_fast.io.logs.base import arrow_path, as_text
-from matheval_fast.io.logs.jsonl import Chunk, fields_of, read_chunks
+from matheval_fast.io.logs.jsonl import Chunk, bad_line_reason, exact_numbers, fields_of, read_chunks
+from matheval_fast.io.text import RecordTooLongError, input_name, load_json
+from matheval_fast.io.text import open_input as text_input
 
 __all__ = [
+    "JSON_ID",
     "NORMALISED",
     "ResponseBatch",
     "ResponseFields",
+    "check_records",
+    "id_texts",
+    "id_values",
     "json_array_batches",
     "jsonl_batches",
     "load_json_array",
@@ -113,22 +117,16 @@ class ResponseBatch:
     rejected: list[tuple[int, str]] = field(default_factory=list)
     #: Bytes of input this batch consumed (for progress over a file of known size).
     bytes_read: int = 0
+    #: What the numbers of ``rejected`` count: ``line`` (JSON Lines), ``item`` (a JSON array or
+    #: Python records) or ``row`` (Parquet).
+    unit: str = "line"
 
 
 def open_input(path: str | Path) -> IO[bytes]:
-    """The input's bytes: ``-`` is standard input; gzip is recognised by its magic number."""
-    if str(path) == "-":
-        raw: Any = sys.stdin.buffer
-        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
-        return gzip.GzipFile(fileobj=raw, mode="rb") if head == b"\x1f\x8b" else raw  # type: ignore[return-value]
-    fh = open(path, "rb")
-    if fh.read(2) == b"\x1f\x8b":
-        fh.close()
-        # Opened by name, the GzipFile owns its file and closes it (given ``fileobj=``, it would not:
-        # "unclosed file" at exit).
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    fh.seek(0)
-    return fh
+    """The input's bytes: ``-`` is standard input; gzip is recognised by its magic number; a BOM is
+    skipped; binary or non-UTF-8 input is an :class:`~matheval_fast.io.text.InputError` naming it
+    (:func:`matheval_fast.io.text.open_input`)."""
+    return text_input(path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,7 +170,9 @@ def _expected(what: str) -> str:
 def _bad_line(message: str) -> str:
     """The reason for a line the core could not read: its message says whether the line is not an
     object or not JSON at all (and is never repeated)."""
-    return message if message.startswith("not a JSON object") else f"not valid JSON: {message}"
+    return (
+        message if message.startswith("not a JSON object") else f"not valid JSON: {bad_line_reason(message)}"
+    )
 
 
 def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
@@ -212,7 +212,7 @@ def _normalise_chunk(ch: Chunk, fields: ResponseFields) -> ResponseBatch:
         f2[fields.type].array,
         f2[fields.subtype].array,
         f2[fields.level].array,
-        *[_id_column(f2[p].array, f2[p].tags, names) for p in fields.ids],
+        *[_id_column(ch2, p) for p in fields.ids],
     ]
     batch = pa.RecordBatch.from_arrays(arrays, schema=_schema(fields, arrays))
     rejected.sort()
@@ -226,17 +226,54 @@ def _schema(fields: ResponseFields, arrays: Sequence[pa.Array] = ()) -> pa.Schem
     return pa.schema([*NORMALISED, *zip(fields.ids, types, strict=True)])
 
 
-def _id_column(text: pa.Array, tags: np.ndarray, names: tuple[str, ...]) -> pa.Array:
+#: The type of an id column whose values are of several JSON types (or integers beyond int64):
+#: each value's JSON text, so every output keeps it exactly (JSON Lines writes the value itself,
+#: Parquet its text, ``score_records`` the Python value). See :func:`id_values`.
+JSON_ID = pa.large_binary()
+
+
+def _id_column(ch: Chunk, path: str) -> pa.Array:
     """An id column as JSON gave it: integers stay integers (int64) when every value present in the
-    batch is an integer; anything else (strings, decimals, a mix) is text."""
-    number = names.index("number")
+    batch is an integer that fits; strings stay text; any other mix (integers and strings, integers
+    beyond int64, decimals, booleans) is a :data:`JSON_ID` column, each value exact and of its own
+    type."""
+    f = ch.fields[path]
+    tags, names = f.tags, ch.tag_names
+    number, string = names.index("number"), names.index("string")
     present = ~np.isin(tags, [names.index("missing"), names.index("null")])
-    if not present.any() or not bool((tags[present] == number).all()):
-        return text
-    try:
-        return text.cast(pa.int64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # 1.5, 1e3, beyond int64
-        return text
+    if not present.any() or bool((tags[present] == string).all()):
+        return f.array
+    text, exact = exact_numbers(ch, path)
+    if bool((tags[present] == number).all()) and all(type(v) is int for v in exact.values()):
+        try:
+            return text.cast(pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # beyond int64
+            pass
+    values = text.to_pylist()
+    out = [
+        None
+        if not present[i]
+        else (json.dumps(v, ensure_ascii=False) if tags[i] == string else v).encode("utf-8")
+        for i, v in enumerate(values)
+    ]
+    return pa.array(out, JSON_ID)
+
+
+def id_values(arr: pa.Array) -> list[Any]:
+    """An output id column's values as Python: a :data:`JSON_ID` column's JSON decoded (an int
+    beyond int64 stays an exact int, a string a string), any other column as it is."""
+    if arr.type != JSON_ID:
+        return arr.to_pylist()
+    return [None if v is None else json.loads(v) for v in arr.to_pylist()]
+
+
+def id_texts(arr: pa.Array) -> pa.Array:
+    """A :data:`JSON_ID` column as text (strings as they are, numbers as written), for outputs with
+    one type per column (Parquet)."""
+    vals = id_values(arr)
+    return pa.array(
+        [v if v is None or isinstance(v, str) else json.dumps(v) for v in vals], pa.large_string()
+    )
 
 
 def _arrow_id(arr: pa.Array) -> pa.Array:
@@ -294,7 +331,14 @@ def jsonl_batches(
     first = 1
     checked = False
     wanted = _wanted(fields)
-    for data in read_chunks(Path(path), chunk_bytes, opener=open_input):
+    chunks = read_chunks(Path(path), chunk_bytes, opener=open_input)
+    while True:
+        try:
+            data = next(chunks, None)
+        except RecordTooLongError as exc:
+            raise exc.at(first) from None  # the line after those read
+        if data is None:
+            return
         ch = fields_of(data, first, wanted)
         if not checked and len(ch) and fields.guess:
             fields = _resolved(fields, _first_keys(ch), chosen)
@@ -315,7 +359,9 @@ def record_batches(
     where: str = "records",
     chosen: FieldsChosen | None = None,
 ) -> Iterator[ResponseBatch]:
-    """Python records (dicts) through the JSON Lines reader, so the API and the files agree."""
+    """Python records (dicts) through the JSON Lines reader, so the API and the files agree; a
+    refused record is numbered by its 1-based position (``item N``)."""
+    check_records(records, where)
     if fields.guess:
         head = next((r for r in records if isinstance(r, dict)), {})
         fields = _resolved(fields, head, chosen)
@@ -341,7 +387,24 @@ def record_batches(
             checked = len(ch) > 0
         out = _normalise_chunk(ch, fields)
         out.rejected = sorted(out.rejected + unwritable)
+        out.unit = "item"
         yield out
+
+
+def check_records(records: Any, where: str = "records") -> None:
+    """A ``TypeError`` unless ``records`` is a sequence of records: a list (or tuple, ...) of dicts.
+    A string, bytes, a dict, a DataFrame or None would otherwise be read element by element (a
+    string's characters as records) or fail deep inside."""
+    ok = isinstance(records, Sequence) and not isinstance(records, (str, bytes, bytearray))
+    if ok or (isinstance(records, np.ndarray) and records.ndim == 1):
+        return
+    kind = type(records).__name__
+    hint = ""
+    if hasattr(records, "to_dict") and hasattr(records, "columns"):
+        hint = " (for a DataFrame: df.to_dict('records'))"
+    elif isinstance(records, dict):
+        hint = " (for one record: [record])"
+    raise TypeError(f"{where}: expected a sequence of records (dicts), e.g. a list; got {kind}{hint}")
 
 
 def json_array_batches(
@@ -355,16 +418,9 @@ def json_array_batches(
 
 def load_json_array(path: str | Path) -> list[Any]:
     """A file holding one JSON array, with one clear ``ValueError`` for anything else."""
-    with open_input(path) as fh:
-        text = fh.read().decode("utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON (line {exc.lineno}): {exc.msg}") from None
-    except RecursionError:
-        raise ValueError(f"{path}: JSON nested too deeply to read") from None
+    data = load_json(path)
     if not isinstance(data, list):
-        raise ValueError(f"{path}: expected a JSON array of items (or use .jsonl for JSON Lines)")
+        raise ValueError(f"{input_name(path)}: expected a JSON array of items (or use .jsonl for JSON Lines)")
     return data
 
 
@@ -529,8 +585,8 @@ def source_format(path: str | Path) -> str:
         return "parquet"
     if name.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")):
         return "jsonl"
-    with open_input(path) as fh:
-        head = fh.read(4096).lstrip()
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:].lstrip()
-    return "json" if head.startswith(b"[") else "jsonl"
+    with text_input(path, allow=("a Parquet file",)) as fh:
+        head = fh.read(4096)
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    return "json" if head.lstrip().startswith(b"[") else "jsonl"

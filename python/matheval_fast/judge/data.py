@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from matheval_fast.io.text import iter_lines, load_json
+
 __all__ = [
     "DEFAULT_GROUP_FIELDS",
     "DatasetSpec",
@@ -80,7 +82,9 @@ class JudgeItem:
 
     #: 0-based position in the file.
     index: int
-    id: str
+    #: the record's id as text; None when it has none (null or absent): never a made-up value
+    #: (the line number could equal another item's real id). ``index`` tells such items apart.
+    id: str | None
     inputs: dict[str, str]
     #: one entry per label field: True, False, or None (not labelled).
     labels: tuple[bool | None, ...]
@@ -141,25 +145,22 @@ def _records(spec: DatasetSpec) -> Iterator[tuple[str, Any]]:
                 yield f"{path}: row {row}", rec
         return
     if suffix == ".json":
-        with open(path, encoding="utf-8") as fh:
-            try:
-                data = json.load(fh)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+        data = load_json(path)  # errors (not UTF-8, not JSON, binary) name the file and line
         if not isinstance(data, list):
             raise ValueError(f"{path}: a .json input must hold a list of objects (or use JSONL)")
         for i, rec in enumerate(data, 1):
             yield f"{path}: item {i}", rec
         return
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-            yield f"{path}:{lineno}", rec
+    for lineno, line in iter_lines(path):  # gzip, BOM, binary and bad UTF-8 handled, named
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise ValueError(f"{path}:{lineno}: JSON nested too deeply to read") from None
+        yield f"{path}:{lineno}", rec
 
 
 def _text(value: Any, *, where: str, name: str, key: str, rec: Mapping[str, Any]) -> str:
@@ -190,7 +191,7 @@ def iter_items(spec: DatasetSpec) -> Iterator[JudgeItem]:
             inputs[name] = _text(rec.get(key), where=where, name=name, key=key, rec=rec)
         labels = tuple(parse_label(rec.get(f), where=where, name=f) for f in spec.label_fields)
         raw_id = rec.get(id_key)
-        item_id = str(raw_id) if raw_id is not None else str(index + 1)
+        item_id = str(raw_id) if raw_id is not None else None
         group_values = {g: ("(missing)" if rec.get(g) is None else str(rec[g])) for g in groups if g in rec}
         yield JudgeItem(index, item_id, inputs, labels, group_values, where)
 
@@ -237,7 +238,7 @@ def scan(spec: DatasetSpec) -> ScanResult:
         if n == 1:
             first_keys = sorted(item.inputs) + sorted(item.groups)
     if n == 0:
-        raise ValueError(f"{spec.path}: no items")
+        raise ValueError(f"{spec.path}: the input is empty (no records); nothing to judge")
     missing_labels = [f for f, seen in zip(spec.label_fields, seen_labels, strict=True) if not seen]
     label_fields = spec.label_fields
     if missing_labels:

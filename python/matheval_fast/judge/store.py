@@ -83,7 +83,7 @@ class StoredResult(NamedTuple):
     http_status: int
     model: str
     template: str
-    item_id: str
+    item_id: str | None
     run_id: int
     created: float
 

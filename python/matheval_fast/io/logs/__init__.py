@@ -15,6 +15,8 @@ content; :func:`detect_format` says which formats it tried and why each did not 
 from __future__ import annotations
 
 import os
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from matheval_fast.io.logs.base import (
@@ -32,6 +34,7 @@ from matheval_fast.io.logs.lm_eval import LmEvalReader
 from matheval_fast.io.logs.opencompass import OpenCompassReader
 from matheval_fast.io.logs.qwen_math import QwenMathReader
 from matheval_fast.io.logs.seed import SeedReader
+from matheval_fast.io.text import InputError, same_file_key
 
 __all__ = [
     "FORMATS",
@@ -42,6 +45,8 @@ __all__ = [
     "MalformedRecord",
     "MalformedRecordError",
     "ReadOptions",
+    "SkippedLogWarning",
+    "UnreadableLogError",
     "detect_format",
     "expand_paths",
     "open_log",
@@ -66,14 +71,22 @@ def check_readable(path: str | os.PathLike[str]) -> Path:
     return p
 
 
+class UnreadableLogError(LogFormatError):
+    """A log file that cannot be read at all (permissions, truncated gzip, binary, not UTF-8)."""
+
+
 def detect_format(path: str | os.PathLike[str]) -> str:
     """The format of a log file, from its content. Raises :class:`LogFormatError` listing every
-    format tried and why it did not fit."""
+    format tried and why it did not fit (:class:`UnreadableLogError` when the file cannot be read,
+    or is empty)."""
     p = check_readable(path)
     try:
         head = read_head(p)
-    except (OSError, EOFError) as exc:  # a truncated or corrupt gzip stream
-        raise LogFormatError(f"{p}: cannot read: {exc}") from exc
+    except (OSError, InputError) as exc:  # a truncated or corrupt gzip stream, binary data
+        msg = str(exc) if str(p) in str(exc) else f"{p}: cannot read: {exc}"
+        raise UnreadableLogError(msg) from None
+    if not head.strip():
+        raise UnreadableLogError(f"{p}: the file is empty (no records)")
     reasons = []
     for name, reader in FORMATS.items():
         why = reader.sniff(p, head)
@@ -93,7 +106,13 @@ def open_log(
     elif format not in FORMATS:
         raise ValueError(f"unknown log format {format!r}; known: {', '.join(FORMATS)}")
     else:
-        why = FORMATS[format].sniff(p, read_head(p))
+        try:
+            head = read_head(p)
+        except (OSError, InputError) as exc:
+            raise UnreadableLogError(str(exc) if str(p) in str(exc) else f"{p}: cannot read: {exc}") from None
+        if not head.strip():
+            raise UnreadableLogError(f"{p}: the file is empty (no records)")
+        why = FORMATS[format].sniff(p, head)
         if why is not None:
             raise LogFormatError(f"{p}: not a {format} log: {why}")
     return FORMATS[format](p, options)
@@ -109,14 +128,59 @@ DIR_PATTERNS = (
 )
 
 
-def expand_paths(paths: list[str | os.PathLike[str]]) -> list[Path]:
+class SkippedLogWarning(UserWarning):
+    """A file found in a folder (or given twice) that is not read: the message says why."""
+
+
+#: The sub-folders of a ``rescore`` output folder: per-item outputs and rescored copies, named like
+#: the logs they come from.
+_OUTPUT_SUBDIRS = ("items", "rescored")
+
+
+def _in_output_dir(f: Path, top: Path, exclude: set[Path]) -> Path | None:
+    """The ``items/`` or ``rescored/`` folder of a ``rescore`` output (a folder with a
+    ``summary.json``, or one of ``exclude``: the run's own ``--out``) that ``f`` lies in, if any:
+    their files look like logs but are ours, not new logs. Looked for below ``top`` only."""
+    for d in f.parents:
+        if d == top:
+            return None
+        if d.name in _OUTPUT_SUBDIRS and (
+            d.parent.resolve() in exclude or (d.parent / "summary.json").is_file()
+        ):
+            return d
+    return None
+
+
+def expand_paths(
+    paths: Sequence[str | os.PathLike[str]], *, exclude: Sequence[str | os.PathLike[str]] = ()
+) -> list[Path]:
     """Files as given; directories searched (recursively) for the frameworks' per-sample logs
     by name (:data:`DIR_PATTERNS`), keeping those whose content fits a format. A directory with
-    no log in it is an error, like a missing file."""
+    no log in it is an error, like a missing file.
+
+    Nothing is read twice or skipped unmentioned: the same file named twice (a file and its folder,
+    a link, another path to the same inode) is read once, with a :class:`SkippedLogWarning`; a file
+    found in a folder that is not a log format is skipped with that warning; one that cannot be read
+    (permissions, truncated gzip, binary data) is an error. The ``items/`` and ``rescored/`` folders
+    of ``rescore`` outputs (beside a ``summary.json``, or in ``exclude``: the run's own ``--out``) are
+    not searched: their files are named like logs but are not new logs.
+    """
+    excluded = {Path(e).resolve() for e in exclude}
     out: list[Path] = []
+    seen: dict[tuple[int, int] | str, Path] = {}
+
+    def add(f: Path) -> None:
+        key = same_file_key(f)
+        if key in seen:
+            twice = f"{f} given twice" if f == seen[key] else f"{f} is the same file as {seen[key]}"
+            warnings.warn(SkippedLogWarning(f"{twice}: read once"), stacklevel=3)
+            return
+        seen[key] = f
+        out.append(f)
+
     for p in map(Path, paths):
         if not p.is_dir():
-            out.append(p)
+            add(p)
             continue
         found = sorted(
             {
@@ -126,18 +190,34 @@ def expand_paths(paths: list[str | os.PathLike[str]]) -> list[Path]:
                 if f.is_file() and not f.name.startswith(("results_", "."))
             }
         )
-        logs = [f for f in found if _fits(f)]
+        logs = []
+        skipped_dirs: set[Path] = set()
+        for f in found:
+            d = _in_output_dir(f, p, excluded)
+            if d is not None:
+                skipped_dirs.add(d)
+                continue
+            try:
+                detect_format(f)
+            except UnreadableLogError as exc:
+                if "the file is empty" in str(exc):
+                    warnings.warn(SkippedLogWarning(f"skipped {exc}"), stacklevel=2)
+                    continue
+                raise
+            except LogFormatError as exc:
+                reason = str(exc).split("\n")[0].removeprefix(f"{f}: ")
+                warnings.warn(SkippedLogWarning(f"skipped {f}: {reason}"), stacklevel=2)
+                continue
+            logs.append(f)
+        for d in sorted(skipped_dirs):
+            warnings.warn(
+                SkippedLogWarning(f"skipped {d}: matheval-fast rescore outputs, not new logs"),
+                stacklevel=2,
+            )
         if not logs:
             raise FileNotFoundError(
                 f"{p}: no evaluation log found in this directory ({', '.join(DIR_PATTERNS)})"
             )
-        out.extend(logs)
+        for f in logs:
+            add(f)
     return out
-
-
-def _fits(path: Path) -> bool:
-    try:
-        detect_format(path)
-    except (LogFormatError, OSError):
-        return False
-    return True

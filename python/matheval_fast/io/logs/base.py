@@ -30,7 +30,6 @@ Columns of :data:`SCHEMA`:
 from __future__ import annotations
 
 import abc
-import gzip
 import io
 import os
 from collections.abc import Iterator, Sequence
@@ -44,6 +43,7 @@ import pyarrow.compute as pc
 
 from matheval_fast import _core
 from matheval_fast._columns import text_column, values_of
+from matheval_fast.io.text import max_record_bytes, open_input
 
 __all__ = [
     "SCHEMA",
@@ -207,18 +207,52 @@ class LogReader(abc.ABC):
 
 
 def open_binary(path: Path) -> IO[bytes]:
-    """The file's bytes, gunzipped when it is gzip (by magic number, whatever its name)."""
-    fh = open(path, "rb")
-    magic = fh.read(2)
-    fh.seek(0)
-    if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
-    return fh
+    """The file's bytes, gunzipped when it is gzip (by magic number, whatever its name), a UTF-8
+    byte-order mark skipped; binary or non-UTF-8 text is an
+    :class:`~matheval_fast.io.text.InputError` (Parquet excepted: lighteval's logs are Parquet).
+    See :func:`matheval_fast.io.text.open_input`."""
+    return open_input(path, allow=("a Parquet file",))
 
 
 def read_head(path: Path, n: int = 1 << 16) -> bytes:
+    """The first ``n`` bytes of a log, and on to the end of its first non-blank line: a format is
+    recognised from its first record, however long (a long chain of thought is over 64 KiB), up to
+    the record size limit (:func:`~matheval_fast.io.text.max_record_bytes`)."""
+    limit = max_record_bytes()
     with open_binary(path) as fh:
-        return fh.read(n)
+        head = fh.read(n)
+        if not head.lstrip().removeprefix(b"\xef\xbb\xbf").startswith(b"{"):
+            return head  # Parquet, a JSON array (read as a stream by its reader): the head is enough
+        while len(head) < limit + n and b"\n" not in head.lstrip():
+            more = fh.read(max(n, len(head)))
+            if not more:
+                break
+            head += more
+        return head
+
+
+def has_path(record: Any, path: str) -> bool:
+    """Does ``record`` (a decoded JSON value) have a value at the dotted ``path`` (``resps.0``)?"""
+    cur = record
+    for seg in path.split("."):
+        if isinstance(cur, dict) and seg in cur:
+            cur = cur[seg]
+        elif isinstance(cur, list) and seg.isdigit() and int(seg) < len(cur):
+            cur = cur[int(seg)]
+        else:
+            return False
+    return True
+
+
+def require_fields(where: Path, first: Any, named: dict[str, str | None], unit: str = "record") -> None:
+    """Stop before any work when a field the user named (``{"--response-field": path}``) is not in
+    the first record: a misspelt name would otherwise read every record as malformed (0 items)."""
+    for flag, path in named.items():
+        if path and not has_path(first, path):
+            keys = ", ".join(list(first)[:12]) if isinstance(first, dict) else "none"
+            raise ValueError(
+                f"{where}: the first {unit} has no field {path!r} (its fields: {keys}); check {flag}"
+            )
 
 
 def first_line(head: bytes) -> bytes:

@@ -10,6 +10,7 @@ record byte for byte, with ``matheval_fast`` members added before its closing br
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,15 +25,31 @@ from matheval_fast import _core
 from matheval_fast._columns import text_column
 from matheval_fast._vocabulary import FieldKind
 from matheval_fast.io.logs.base import CopyWriter, first_line, open_binary
+from matheval_fast.io.text import RecordTooLongError, input_name, max_record_bytes, too_long
 
-__all__ = ["Chunk", "JsonlCopyWriter", "fields_of", "parsed_chunks", "peek_json_line", "read_chunks"]
+__all__ = [
+    "Chunk",
+    "JsonlCopyWriter",
+    "bad_line_reason",
+    "exact_numbers",
+    "fields_of",
+    "parsed_chunks",
+    "peek_json_line",
+    "read_chunks",
+    "screen",
+    "value_at",
+]
 
 #: How a field is read (the core's names, typed once in ``_vocabulary``).
 Kind = FieldKind
 
 
 def read_chunks(
-    path: Path, chunk_bytes: int, slots: int = 3, opener: Callable[[Path], IO[bytes]] = open_binary
+    path: Path,
+    chunk_bytes: int,
+    slots: int = 3,
+    opener: Callable[[Path], IO[bytes]] = open_binary,
+    limit: int | None = None,
 ) -> Iterator[np.ndarray]:
     """Chunks of whole lines, about ``chunk_bytes`` each (the last line may lack its newline), as
     uint8 numpy arrays, which the core reads in place.
@@ -40,21 +57,33 @@ def read_chunks(
     Chunks are views into a small ring of reused buffers (fresh memory per chunk costs more in page
     faults than the parsing it feeds): a chunk's bytes stay valid until ``slots - 1`` more chunks
     have been read. Take ``bytes(chunk)`` to keep one longer.
+
+    A line longer than ``limit`` bytes (default: :func:`~matheval_fast.io.text.max_record_bytes`)
+    is a :class:`~matheval_fast.io.text.RecordTooLongError`: a stream without newlines is never
+    buffered without bound. It is the line after those of the chunks already given; a caller that
+    counts them names it (``raise exc.at(line)``), as :func:`parsed_chunks` does.
     """
+    limit = max_record_bytes() if limit is None else limit
     ring: list[bytearray | None] = [None] * slots
     carry = b""
     k = 0
     with opener(path) as fh:
         while True:
+            if len(carry) > limit:
+                # The line is the one after the chunks given: the caller, who counts them, names it.
+                raise too_long(input_name(path), None, limit)
+            # A line starts each read at the buffer's start (``carry``); reading at most limit + 1
+            # bytes, a line over the limit never ends inside: it is carried, and refused above.
+            cap = min(max(chunk_bytes, 2 * len(carry)) + (1 << 16), limit + 1)
             buf = ring[k % slots]
-            if buf is None or len(buf) <= len(carry):  # no room to read on: a bigger buffer
-                buf = ring[k % slots] = bytearray(max(chunk_bytes, 2 * len(carry)) + (1 << 16))
+            if buf is None or len(buf) < cap:  # no room to read on: a bigger buffer
+                buf = ring[k % slots] = bytearray(cap)
             n0 = len(carry)
             buf[:n0] = carry
             view = memoryview(buf)
             n = n0
-            while n < len(buf):  # readinto may return less (gzip, pipes)
-                got = fh.readinto(view[n:])
+            while n < cap:  # readinto may return less (gzip, pipes)
+                got = fh.readinto(view[n:cap])
                 if not got:
                     break
                 n += got
@@ -63,7 +92,7 @@ def read_chunks(
                     yield np.frombuffer(buf, dtype=np.uint8, count=n0)
                 return
             cut = buf.rfind(b"\n", 0, n)
-            if cut < 0 and n == len(buf):
+            if cut < 0 and n == cap:
                 carry = bytes(view[:n])  # one line longer than the chunk: read on
                 continue
             end = n if cut < 0 else cut + 1
@@ -199,11 +228,14 @@ def _chunk(data: bytes | np.ndarray, parsed: tuple, first: int, fields: Sequence
     )
 
 
-def parsed_chunks(path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind]]) -> Iterator[Chunk]:
+def parsed_chunks(
+    path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind]], *, limit: int | None = None
+) -> Iterator[Chunk]:
     """:func:`fields_of` over the whole file, reading and parsing the next chunk in a background
     thread while the caller works on this one (both release the GIL: file reads and the Rust
-    parser), so on two cores parsing overlaps scoring. Two chunks are in memory at most."""
-    chunks = read_chunks(path, chunk_bytes)
+    parser), so on two cores parsing overlaps scoring. Two chunks are in memory at most. A record
+    over ``limit`` bytes (:func:`read_chunks`) is an error naming its line."""
+    chunks = read_chunks(path, chunk_bytes, limit=limit)
     wanted = list(fields)
 
     def job() -> tuple[np.ndarray, tuple] | None:
@@ -214,13 +246,104 @@ def parsed_chunks(path: Path, chunk_bytes: int, fields: Sequence[tuple[str, Kind
         fut = ex.submit(job)
         first = 1
         while True:
-            res = fut.result()
+            try:
+                res = fut.result()
+            except RecordTooLongError as exc:
+                raise exc.at(first) from None
             if res is None:
                 return
             fut = ex.submit(job)
             ch = _chunk(res[0], res[1], first, wanted)
             first += ch.line_count
             yield ch
+
+
+def bad_line_reason(message: str) -> str:
+    """The core's message for a line it could not read, with what to do when the line is not UTF-8
+    (serde's "invalid unicode code point" says nothing of the bytes)."""
+    if "invalid unicode code point" in message:
+        return f"{message} (the line is not UTF-8 text: re-encode the file as UTF-8)"
+    return message
+
+
+def value_at(record: Any, path: str) -> Any:
+    """The value at a dotted path of a decoded JSON record (None when absent)."""
+    cur = record
+    for seg in path.split("."):
+        if isinstance(cur, dict):
+            cur = cur.get(seg)
+        elif isinstance(cur, list) and seg.isdigit() and int(seg) < len(cur):
+            cur = cur[int(seg)]
+        else:
+            return None
+    return cur
+
+
+def exact_numbers(ch: Chunk, path: str) -> tuple[pa.Array, dict[int, Any]]:
+    """A text field with its numbers as the file wrote them: the core reads a number as a double
+    (``1180591620717411303424`` would be ``1.1805916207174113e+21``), so each number whose text is
+    not a plain integer is read again, exactly, from its record. Returns the texts and, by row, the
+    exact values read again (ints and floats as Python gives them)."""
+    f = ch.fields[path]
+    number = ch.tag_names.index("number")
+    rows = np.flatnonzero(f.tags == number)
+    if not len(rows):
+        return f.array, {}
+    texts = f.array.take(pa.array(rows)).to_pylist()
+    again = [int(r) for r, t in zip(rows, texts, strict=True) if not _INT.fullmatch(t or "")]
+    if not again:
+        return f.array, {}
+    exact: dict[int, Any] = {}
+    for r in again:
+        rec = json.loads(bytes(ch.data[int(ch.starts[r]) : int(ch.ends[r])]))
+        exact[r] = value_at(rec, path)
+    values = f.array.to_pylist()
+    for r, v in exact.items():
+        values[r] = json.dumps(v)
+    return pa.array(values, f.array.type), exact
+
+
+_INT = re.compile(r"-?[0-9]{1,18}")
+
+_WHAT = {"object": "an object", "nested": "a list holding arrays or objects", "string": "a string"}
+_WHAT |= {"array": "an array"}
+
+
+def screen(
+    ch: Chunk,
+    bad: Callable[[int, str], None],
+    texts: Sequence[tuple[str, str]],
+    numbers: Sequence[str] = (),
+) -> Chunk:
+    """The chunk without the records a reader must refuse, each reported through ``bad(line,
+    message)``: a text field (``(path, what)``, read as a list of texts) that is absent, or holds an
+    object or a list of objects (a structured response such as ``[{"text": ...}]``, whose JSON text
+    is no answer to score); a metric (read as a number) that holds a string, array or object (a
+    metric of ``"yes"`` would otherwise be read as no score at all, silently)."""
+    names = ch.tag_names
+    keep = np.ones(len(ch), dtype=bool)
+    why: dict[int, str] = {}
+    for path, what in texts:
+        tags = ch.fields[path].tags
+        for k in np.flatnonzero(tags == names.index("missing")):
+            why.setdefault(int(k), f"no field {path!r}")
+        for tag in ("object", "nested"):
+            for k in np.flatnonzero(tags == names.index(tag)):
+                why.setdefault(
+                    int(k),
+                    f"{what} field {path!r} holds {_WHAT[tag]}, expected a string or a list of strings",
+                )
+    for m in numbers:
+        tags = ch.fields[m].tags
+        for tag in ("string", "array", "object"):
+            for k in np.flatnonzero(tags == names.index(tag)):
+                why.setdefault(int(k), f"metric {m!r} holds {_WHAT[tag]}, expected a number or true/false")
+    if not why:
+        return ch
+    for row in sorted(why):
+        keep[row] = False
+        bad(int(ch.lines[row]), why[row])
+    return ch.select(keep)
 
 
 def numbers_from_text(arr: pa.Array) -> pa.Array:

@@ -121,6 +121,12 @@ class LightevalReader(LogReader):
             gold_field=o.gold_field
             or ("doc.choices[doc.gold_index]" if self.layout == "current" else "gold"),
         )
+        for flag, p in (("--response-field", o.response_field), ("--gold-field", o.gold_field)):
+            if p and p.split(".")[0] not in schema.names:
+                raise ValueError(
+                    f"{self.path}: no column {p.split('.')[0]!r} for {p!r} "
+                    f"(columns: {', '.join(schema.names)}); check {flag}"
+                )
         self.primary = primary
         self._metrics_col = metrics_col
 

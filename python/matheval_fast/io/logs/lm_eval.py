@@ -21,8 +21,23 @@ from pathlib import Path
 
 import numpy as np
 
-from matheval_fast.io.logs.base import Columns, CopyWriter, LogBatch, LogReader, build_batch, read_head
-from matheval_fast.io.logs.jsonl import JsonlCopyWriter, parsed_chunks, peek_json_line
+from matheval_fast.io.logs.base import (
+    Columns,
+    CopyWriter,
+    LogBatch,
+    LogReader,
+    build_batch,
+    read_head,
+    require_fields,
+)
+from matheval_fast.io.logs.jsonl import (
+    JsonlCopyWriter,
+    bad_line_reason,
+    exact_numbers,
+    parsed_chunks,
+    peek_json_line,
+    screen,
+)
 
 __all__ = ["LmEvalReader"]
 
@@ -52,6 +67,11 @@ class LmEvalReader(LogReader):
         super().__init__(path, options)
         o = self.options
         first = peek_json_line(read_head(self.path)) or {}
+        require_fields(
+            self.path,
+            first,
+            {"--response-field": o.response_field, "--gold-field": o.gold_field},
+        )
         named = [m for m in first.get("metrics", []) if isinstance(m, str)]
         # Metric members follow the hashes; older files have no "metrics" list.
         found = [k for k, v in first.items() if k not in _NOT_METRICS and isinstance(v, (int, float, bool))]
@@ -93,15 +113,13 @@ class LmEvalReader(LogReader):
         record = 0
         for ch in parsed_chunks(self.path, self.options.chunk_bytes, fields):
             for line, msg in ch.bad:
-                self.bad(line, f"not valid JSON: {msg}")
-            resp = ch.fields[i["response_field"]]
-            gold = ch.fields[i["gold_field"]]
-            keep = ~(resp.missing() | gold.missing())
-            for k in np.flatnonzero(~keep):
-                what = i["response_field"] if resp.missing()[k] else i["gold_field"]
-                self.bad(int(ch.lines[k]), f"no field {what!r}")
-            if not keep.all():
-                ch = ch.select(keep)
+                self.bad(line, f"not valid JSON: {bad_line_reason(msg)}")
+            ch = screen(
+                ch,
+                self.bad,
+                [(i["response_field"], "response"), (i["gold_field"], "gold")],
+                self.metric_names,
+            )
             n = len(ch)
             if n == 0:
                 continue
@@ -110,7 +128,7 @@ class LmEvalReader(LogReader):
                 n=n,
                 task=i["task"],
                 model=i["model"],
-                ids=ch.fields["doc_id"].array,
+                ids=exact_numbers(ch, "doc_id")[0],  # a big integer id exactly, not as a double
                 record=np.arange(record, record + n, dtype=np.int64),
                 position=ch.lines,
                 responses=ch.fields[i["response_field"]].array,
@@ -120,7 +138,7 @@ class LmEvalReader(LogReader):
                 fw_score=metrics.get(self.primary) if self.primary else None,
                 fw_extracted=ch.fields[i["extracted_field"]].array,
                 metrics=metrics,
-                passthrough={p: ch.fields[p].array for p in self.options.id_fields},
+                passthrough={p: exact_numbers(ch, p)[0] for p in self.options.id_fields},
             )
             record += n
             yield LogBatch(build_batch(cols, self.options.samples), ch)

@@ -18,8 +18,24 @@ from pathlib import Path
 
 import numpy as np
 
-from matheval_fast.io.logs.base import Columns, CopyWriter, LogBatch, LogReader, build_batch
-from matheval_fast.io.logs.jsonl import JsonlCopyWriter, numbers_from_text, parsed_chunks, peek_json_line
+from matheval_fast.io.logs.base import (
+    Columns,
+    CopyWriter,
+    LogBatch,
+    LogReader,
+    build_batch,
+    read_head,
+    require_fields,
+)
+from matheval_fast.io.logs.jsonl import (
+    JsonlCopyWriter,
+    bad_line_reason,
+    exact_numbers,
+    numbers_from_text,
+    parsed_chunks,
+    peek_json_line,
+    screen,
+)
 
 __all__ = ["QwenMathReader"]
 
@@ -44,6 +60,11 @@ class QwenMathReader(LogReader):
         o = self.options
         if o.metric not in (None, "score"):
             raise ValueError(f"{self.path}: no metric {o.metric!r} in this log (it has: score)")
+        require_fields(
+            self.path,
+            peek_json_line(read_head(self.path)) or {},
+            {"--response-field": o.response_field, "--gold-field": o.gold_field},
+        )
         parent = self.path.parent
         model = parent.parent.parent.name if parent.parent.name == "math_eval" else parent.parent.name
         self.info.update(
@@ -69,14 +90,8 @@ class QwenMathReader(LogReader):
         record = 0
         for ch in parsed_chunks(self.path, self.options.chunk_bytes, fields):
             for line, msg in ch.bad:
-                self.bad(line, f"not valid JSON: {msg}")
-            resp, gold = ch.fields[i["response_field"]], ch.fields[i["gold_field"]]
-            keep = ~(resp.missing() | gold.missing())
-            for k in np.flatnonzero(~keep):
-                what = i["response_field"] if resp.missing()[k] else i["gold_field"]
-                self.bad(int(ch.lines[k]), f"no field {what!r}")
-            if not keep.all():
-                ch = ch.select(keep)
+                self.bad(line, f"not valid JSON: {bad_line_reason(msg)}")
+            ch = screen(ch, self.bad, [(i["response_field"], "response"), (i["gold_field"], "gold")])
             n = len(ch)
             if n == 0:
                 continue
@@ -85,7 +100,7 @@ class QwenMathReader(LogReader):
                 n=n,
                 task=i["task"],
                 model=i["model"],
-                ids=ch.fields["idx"].array,
+                ids=exact_numbers(ch, "idx")[0],  # a big integer id exactly, not as a double
                 record=np.arange(record, record + n, dtype=np.int64),
                 position=ch.lines,
                 responses=ch.fields[i["response_field"]].array,
@@ -93,7 +108,7 @@ class QwenMathReader(LogReader):
                 fw_score=score,
                 fw_extracted=ch.fields["pred"].array,
                 metrics={"score": score},
-                passthrough={p: ch.fields[p].array for p in self.options.id_fields},
+                passthrough={p: exact_numbers(ch, p)[0] for p in self.options.id_fields},
             )
             record += n
             yield LogBatch(build_batch(cols, self.options.samples), ch)

@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from matheval_fast.io.logs.base import CopyWriter, LogBatch, LogReader, first_line, open_binary
+from matheval_fast.io.logs.base import (
+    CopyWriter,
+    LogBatch,
+    LogReader,
+    first_line,
+    open_binary,
+    require_fields,
+)
 from matheval_fast.io.logs.jsonstream import JsonSyntaxError, iter_items
 from matheval_fast.io.logs.rows import RowBuffer, dotted_text, json_text
 
@@ -35,19 +42,24 @@ class SeedReader(LogReader):
     def sniff(cls, path: Path, head: bytes) -> str | None:
         if not first_line(head).startswith(b"["):
             return "not a JSON array"
+        # The first item is read from the file, however long it is (not only from the head).
         try:
-            for ev in iter_items(io.StringIO(head.decode("utf-8", "replace")), ()):
-                if ev.kind == "item":
-                    item = ev.value
-                    if not isinstance(item, dict):
-                        return "its first element is not an object"
-                    missing = [k for k in ("answer", "completion") if k not in item]
-                    if missing:
-                        return f"its first item has no {', '.join(repr(k) for k in missing)}"
-                    return None
-        except JsonSyntaxError:
-            return "its first item does not end within the first 64 KiB (or is not valid JSON)"
-        return "an empty array"
+            with open_binary(path) as raw:
+                events = iter_items(io.TextIOWrapper(raw, encoding="utf-8"), ())
+                first = next((ev for ev in events if ev.kind == "item"), None)
+        except JsonSyntaxError as exc:
+            return f"its first item is not valid JSON (line {exc.line}: {exc})"
+        except UnicodeDecodeError:
+            return "its first item is not UTF-8 text"
+        if first is None:
+            return "an empty array"
+        item = first.value
+        if not isinstance(item, dict):
+            return "its first element is not an object"
+        missing = [k for k in ("answer", "completion") if k not in item]
+        if missing:
+            return f"its first item has no {', '.join(repr(k) for k in missing)}"
+        return None
 
     def __init__(self, path, options=None) -> None:
         super().__init__(path, options)
@@ -62,6 +74,16 @@ class SeedReader(LogReader):
             response_field=o.response_field or "completion",
             gold_field=o.gold_field or "answer",
         )
+        if o.response_field or o.gold_field:
+            with open_binary(self.path) as raw:
+                events = iter_items(io.TextIOWrapper(raw, encoding="utf-8"), ())
+                first: Any = next((ev.value for ev in events if ev.kind == "item"), {})
+            require_fields(
+                self.path,
+                first,
+                {"--response-field": o.response_field, "--gold-field": o.gold_field},
+                unit="item",
+            )
 
     def batches(self) -> Iterator[LogBatch]:
         o = self.options
@@ -84,6 +106,15 @@ class SeedReader(LogReader):
                         continue
                     resp = item[rf]
                     prompts = resp if isinstance(resp, list) else [resp]
+                    nested = any(isinstance(r, (dict, list)) for r in prompts)
+                    if nested or isinstance(item[gf], (dict, list)):
+                        # A structured value's JSON text is no answer to score.
+                        self.bad(
+                            index,
+                            f"line {ev.line}: field {rf if nested else gf!r} holds an object or a nested "
+                            "list, expected a string (or a list of strings for the response)",
+                        )
+                        continue
                     for j, r in enumerate(prompts):
                         buf.add(
                             id=index,
