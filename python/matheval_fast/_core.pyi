@@ -52,6 +52,7 @@ __all__ = [
     "UnanswerableBatch",
     "Verdict",
     "__version__",
+    "_chunks_checked",
     "append_json_members",
     "build_profile",
     "check_batch",
