@@ -19,6 +19,8 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -509,3 +511,19 @@ def test_bad_input_with_a_forced_format(
     _, what, _ = expect("rescore")
     assert str(inp) in err and what in err and "Traceback" not in err, err
     assert not out.exists()
+
+
+def test_a_corrupt_parquet_file_is_named(tmp_path: Path) -> None:
+    """Issue 31 item 16: pyarrow's "Parquet magic bytes not found" said nothing of which file."""
+    bad = tmp_path / "responses.parquet"
+    bad.write_bytes(b"PAR1 this is not a parquet file")
+    before = bad.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "matheval_fast", "score", str(bad), "--out", str(tmp_path / "o" / "x.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"{bad}: not a readable Parquet file" in done.stderr and "Traceback" not in done.stderr
+    assert bad.read_bytes() == before and not (tmp_path / "o").exists()

@@ -668,9 +668,9 @@ def score_file(
     by_bytes = False
     fmt_in = input_format or source_format(path)
     if fmt_in == "parquet":
-        import pyarrow.parquet as pq
+        from matheval_fast.io.responses import open_parquet
 
-        total = pq.ParquetFile(path).metadata.num_rows
+        total = open_parquet(path).metadata.num_rows
     elif fmt_in == "jsonl" and src != "-" and not _is_gzip(Path(path)):
         total, by_bytes = Path(path).stat().st_size, True
     t0 = time.perf_counter()

@@ -40,6 +40,7 @@ __all__ = [
     "needed_columns",
     "normalise_arrow",
     "open_input",
+    "open_parquet",
     "parquet_batches",
     "record_batches",
     "source_batches",
@@ -455,14 +456,26 @@ def _scalar_text(arr: pa.Array | None, n: int, what: str, path: str) -> pa.Array
     return as_text(arr)
 
 
+def open_parquet(path: str | Path) -> Any:
+    """``pyarrow.parquet.ParquetFile(path)``; a file that is not Parquet (or is cut short) is a
+    ``ValueError`` that names it, not pyarrow's "magic bytes not found" alone."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise ValueError(
+            f"{path}: not a readable Parquet file ({exc}); check the file, or name a JSON Lines file .jsonl"
+        ) from None
+
+
 def parquet_batches(
     path: str | Path, fields: ResponseFields, *, batch_rows: int = 65_536, chosen: FieldsChosen | None = None
 ) -> Iterator[ResponseBatch]:
     """Parquet in row batches, only the needed columns read. Column types are checked up front:
     a column of the wrong type stops the run before any work (Parquet has one type per column)."""
-    import pyarrow.parquet as pq
-
-    pf = pq.ParquetFile(path)
+    pf = open_parquet(path)
     schema = pf.schema_arrow
     if fields.guess:
         fields = _resolved(fields, schema.names, chosen)
