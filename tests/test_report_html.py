@@ -126,6 +126,16 @@ def test_every_disagreement_of_the_summary_is_in_the_page(real):
     assert all(r for r, _, _ in spans)
     assert all(r[s[0] : s[1]] == e.strip() for r, s, e in spans if s)
     assert sum(1 for _, s, _ in spans if s) > data["n"] // 2
+    # The gold as written where the gold rule reduced it (a worked solution: MATH's box, GSM8K's ####),
+    # nothing where it was taken as written.
+    rule = data["dicts"]["gold_rule"]
+    cols = data["cols"]
+    for w, g, k in zip(cols["gold_written"], cols["gold"], cols["gold_rule"], strict=True):
+        if rule[k] == "as_written":
+            assert w is None
+        elif rule[k] in ("boxed", "hashes"):
+            assert w and g in w and len(w) > len(g)
+    assert any(w for w in data["cols"]["gold_written"])
     # Repeated samples: the majority's sample is in its own vote group.
     samples = [s for s in data["cols"]["samples"] if s]
     assert samples

@@ -218,17 +218,18 @@ def _collect(
     return items, pairs, left_out, found
 
 
-def _responses(summary: dict[str, Any], items: list[_Item]) -> dict[tuple[int, int, int], str | None]:
-    """(file, record, sample) -> response, read again from the logs for the items' records only."""
+def _responses(
+    summary: dict[str, Any], items: list[_Item]
+) -> tuple[dict[tuple[int, int, int], str | None], dict[tuple[int, int], str | None]]:
+    """(file, record, sample) -> response, and (file, record) -> the gold as the log wrote it, read
+    again from the logs for the items' records only."""
     from matheval_fast.io.logs import ReadOptions, open_log
 
     opts = summary["options"]
     out: dict[tuple[int, int, int], str | None] = {}
+    written: dict[tuple[int, int], str | None] = {}
     wanted: dict[int, set[int]] = defaultdict(set)
     for it in items:
-        if "response" in it.rows:  # --keep-response: the items file has it
-            out[(it.file, it.record, int(it.rows["sample"]))] = it.rows["response"]
-            continue
         wanted[it.file].add(it.record)
     read = ReadOptions(
         samples=opts.get("samples", "first"),
@@ -248,16 +249,21 @@ def _responses(summary: dict[str, Any], items: list[_Item]) -> dict[tuple[int, i
             hit = np.flatnonzero(np.isin(rec, list(records)))
             if len(hit):
                 sub = b.take(pa.array(hit))
-                for r, s, text in zip(
+                for r, s, text, gold in zip(
                     sub.column(sub.schema.get_field_index("record")).to_pylist(),
                     sub.column(sub.schema.get_field_index("sample")).to_pylist(),
                     sub.column(sub.schema.get_field_index("response")).to_pylist(),
+                    sub.column(sub.schema.get_field_index("gold_written")).to_pylist(),
                     strict=True,
                 ):
                     out.setdefault((fi, r, s), text)
+                    written.setdefault((fi, r), gold)
             if len(rec) and rec.max() >= last:
                 break
-    return out
+    for it in items:
+        if "response" in it.rows:  # --keep-response: the items file has it
+            out[(it.file, it.record, int(it.rows["sample"]))] = it.rows["response"]
+    return out, written
 
 
 def _group_label(g: dict[str, Any]) -> str:
@@ -467,7 +473,11 @@ def _summary_html(
 
 
 def _item_data(
-    summary: dict[str, Any], items: list[_Item], responses: dict[tuple[int, int, int], str | None], total: int
+    summary: dict[str, Any],
+    items: list[_Item],
+    responses: dict[tuple[int, int, int], str | None],
+    total: int,
+    written: dict[tuple[int, int], str | None] | None = None,
 ) -> tuple[dict[str, Any], Budget]:
     from matheval_fast.samples import vote_groups
 
@@ -542,6 +552,13 @@ def _item_data(
         id_l.append(str(r.get("id")))
         gold_l.append(r.get("gold"))
         rule_l.append(code("gold_rule", r.get("gold_rule")))
+        # The gold as written, where the rule changed it (a worked solution); clipped like a response.
+        as_written = (written or {}).get((it.file, it.record))
+        if as_written is not None and as_written.strip() != (r.get("gold") or "").strip():
+            as_written, _, _ = budget.take(as_written, None)
+        else:
+            as_written = None
+        cols["gold_written"].append(as_written)
         fws_l.append(fw)
         ours_l.append(ours)
         sample_l.append(r.get("sample"))
@@ -589,6 +606,7 @@ def _item_data(
             ["framework metric", "metric"],
             ["compared with", "compared"],
             ["kind", "kind"],
+            ["gold as written (before the gold rule)", "gold_written", "mono"],
             ["gold (as the metric compares it)", "gold", "mono"],
             ["gold rule", "gold_rule"],
             ["framework's score", "fw_score"],
@@ -618,9 +636,9 @@ def write_rescore_report(
     if limit < 0:
         raise ValueError(f"limit must be at least 0, got {limit}")
     items, pairs, left_out, found = _collect(summary, limit)
-    responses = _responses(summary, items)
+    responses, written = _responses(summary, items)
     total = sum(found.values())
-    data, budget = _item_data(summary, items, responses, total)
+    data, budget = _item_data(summary, items, responses, total, written)
     generated = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     notes = []
     if left_out:

@@ -74,6 +74,8 @@ SCHEMA = pa.schema(
         ("response", pa.large_string()),
         ("gold", pa.large_string()),
         ("gold_rule", pa.string()),
+        # The gold as the log wrote it, before the gold rule (the report shows both).
+        ("gold_written", pa.large_string()),
         ("fw_score", pa.float64()),
         ("fw_extracted", pa.large_string()),
     ]
@@ -483,7 +485,8 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
     else:
         alt = np.zeros(len(rec), dtype=np.int64)
         gold = take_rows(gl, rec)
-    gold, gold_rule = gold_answers(as_text(gold))
+    written = as_text(gold)
+    gold, gold_rule = gold_answers(written)
     cols: dict[str, pa.Array] = {
         "task": pa.repeat(pa.scalar(c.task, pa.string()), len(rec)),
         "filter": (
@@ -501,6 +504,7 @@ def build_batch(c: Columns, samples: Literal["first", "all"]) -> pa.RecordBatch:
         "response": response,
         "gold": gold,
         "gold_rule": gold_rule,
+        "gold_written": written.cast(pa.large_string()),
         "fw_score": _per_row(c.fw_score, rec, k, pa.float64()),
         "fw_extracted": _no_extraction_if_whole(
             _per_row(c.fw_extracted, rec, k, pa.large_string()), response
