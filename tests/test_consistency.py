@@ -173,7 +173,7 @@ def test_record_validation(tmp_path):
             consistency.parse_record(bad)
     f = tmp_path / "bad.jsonl"
     f.write_text(json.dumps(good) + "\n\n{not json\n")
-    with pytest.raises(ValueError, match=r"bad.jsonl:3: invalid JSON"):
+    with pytest.raises(ValueError, match=r"bad.jsonl: line 3: not valid JSON"):
         consistency.load_pairs(f)
 
 

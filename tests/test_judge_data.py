@@ -223,7 +223,7 @@ def test_spec_errors(tmp_path: Path) -> None:
     (tmp_path / "broken.jsonl").write_text(
         '{"problem": "p", "response": "r"}\n{"problem": \n', encoding="utf-8"
     )
-    with pytest.raises(ValueError, match=r"broken.jsonl:2: invalid JSON"):
+    with pytest.raises(ValueError, match=r"broken.jsonl: line 2: not valid JSON"):
         scan(DatasetSpec(tmp_path / "broken.jsonl", inputs=("problem", "response")))
     # Without a label field the items are judged unlabeled (the default 'label' is optional).
     res = scan(DatasetSpec(path, inputs=("problem", "response")))

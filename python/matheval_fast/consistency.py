@@ -29,7 +29,6 @@ writes ``pairs.jsonl``, ``summary.json``, ``summary.md`` and ``pvalues.png`` and
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -42,7 +41,7 @@ from matheval_fast import stats
 from matheval_fast._report.files import json_safe
 from matheval_fast._report.progress import progress_bar
 from matheval_fast._vocabulary import Alternative, Method, Variant
-from matheval_fast.io.text import InputError, iter_lines
+from matheval_fast.io.text import InputError, iter_json_lines
 
 Direction = Literal["others_entail_self", "self_entails_others"]
 EntailmentFn = Callable[[list[str], list[str]], Any]
@@ -222,16 +221,8 @@ def parse_record(
 def load_pairs(path: str | Path, fields: Mapping[str, str] | None = None) -> list[PairRecord]:
     """Read a JSONL file of pairs (blank lines skipped); errors name the line."""
     records = []
-    # gzip, a BOM, binary data, bad UTF-8 and over-long lines are handled (and named) by iter_lines.
-    for lineno, line in iter_lines(path):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-        except RecursionError:
-            raise ValueError(f"{path}:{lineno}: JSON nested too deeply to read") from None
+    # gzip, a BOM, binary data, bad UTF-8, over-long lines and bad JSON are named by iter_json_lines.
+    for lineno, obj in iter_json_lines(path):
         records.append(parse_record(obj, fields, where=f"{path}:{lineno}"))
     if not records:
         raise InputError(f"{path}: the input is empty (no records); nothing to test")

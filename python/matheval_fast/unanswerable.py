@@ -23,7 +23,6 @@ a named switch (:class:`Switches`).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -45,7 +44,7 @@ from matheval_fast._vocabulary import (
     UnanswerablePreset,
     UnanswerableReferences,
 )
-from matheval_fast.io.text import iter_lines, load_json, open_input
+from matheval_fast.io.text import iter_json_lines, load_json, open_input
 
 __all__ = [
     "PRESETS",
@@ -538,15 +537,7 @@ def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
                 raise ValueError(f"{p}: item {i}: expected a JSON object, got {type(rec).__name__}")
         return cast(list[dict[str, Any]], data)
     out: list[dict[str, Any]] = []
-    for n, line in iter_lines(p):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{p}: line {n}: not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise ValueError(f"{p}: line {n}: JSON nested too deeply to read") from None
+    for n, rec in iter_json_lines(p):
         if not isinstance(rec, dict):
             raise ValueError(f"{p}: line {n}: expected a JSON object, got {type(rec).__name__}")
         out.append(rec)

@@ -128,13 +128,21 @@ threads_arg = int_range(1, MAX_THREADS)
 seconds_arg = float_range(0, lo_open=True)
 
 
-def add_threads_argument(p: argparse.ArgumentParser) -> None:
-    """``--threads``, the same in every command that checks answers."""
+def add_checking_arguments(p: argparse.ArgumentParser) -> None:
+    """``--threads`` and ``--timeout``, the same in every command that checks answers."""
+    from matheval_fast._sympy.pool import DEFAULT_TIMEOUT
+
     p.add_argument(
         "--threads",
         type=threads_arg,
         default=None,
         help=f"Rust worker threads, 1 to {MAX_THREADS} (default: all cores)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds_arg,
+        default=DEFAULT_TIMEOUT,
+        help=f"CPU seconds per SymPy fallback comparison (> 0; default {DEFAULT_TIMEOUT:g})",
     )
 
 

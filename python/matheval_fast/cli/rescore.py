@@ -9,8 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
-from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, notes, seconds_arg
+from matheval_fast.cli import add_checking_arguments, add_engine_arguments, int_range, notes
 
 HELP = (
     "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
@@ -55,13 +54,7 @@ def add_logs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="model name (default: from the folders)")
     p.add_argument("--strict", action="store_true", help="stop at the first malformed record")
     p.add_argument("--config", type=Path, default=None, help="seed-format config: per-task checker policies")
-    add_threads_argument(p)
-    p.add_argument(
-        "--timeout",
-        type=seconds_arg,
-        default=DEFAULT_SYMPY_TIMEOUT,
-        help="CPU seconds per SymPy fallback comparison (> 0; default 30)",
-    )
+    add_checking_arguments(p)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

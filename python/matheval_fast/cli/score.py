@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 
 from matheval_fast._pipeline import use_streaming_memory_pool
-from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
-from matheval_fast.cli import add_engine_arguments, add_threads_argument, int_range, notes, seconds_arg
+from matheval_fast.cli import add_checking_arguments, add_engine_arguments, int_range, notes
 from matheval_fast.score import default_out, format_table, response_fields, score_file
 
 HELP = "score responses against reference answers (protocol A)"
@@ -87,13 +86,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a gold with a finite decimal form is exact (default), or decimals match at the coarser "
         "written precision (see docs/policies.md)",
     )
-    add_threads_argument(p)
-    p.add_argument(
-        "--timeout",
-        type=seconds_arg,
-        default=DEFAULT_SYMPY_TIMEOUT,
-        help="CPU seconds per SymPy fallback comparison (> 0; default 30)",
-    )
+    add_checking_arguments(p)
     p.add_argument(
         "--batch-rows", type=int_range(1), default=65_536, help="records per batch, >= 1 (bounds memory)"
     )

@@ -37,6 +37,7 @@ __all__ = [
     "decode_line",
     "describe_binary",
     "input_name",
+    "iter_json_lines",
     "iter_lines",
     "load_json",
     "max_record_bytes",
@@ -344,6 +345,24 @@ def iter_lines(path: str | os.PathLike[str], *, limit: int | None = None) -> Ite
             if len(raw) > limit and not raw.endswith(b"\n"):
                 raise too_long(name, n, limit)
             yield n, decode_line(raw.rstrip(b"\r\n"), name, n)
+
+
+def iter_json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(1-based line number, value)`` of every non-blank line of a JSON Lines input
+    (:func:`iter_lines`: gzip, a BOM, binary data, bad UTF-8 and over-long lines are named); a line that
+    is not JSON, or nested too deeply to read, is an :class:`InputError` naming file and line. For
+    the commands that stop at a bad record (``judge``, ``consistency``, ``unanswerable``)."""
+    name = input_name(path)
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name}: line {lineno}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise InputError(f"{name}: line {lineno}: JSON nested too deeply to read") from None
+        yield lineno, value
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:

@@ -14,14 +14,13 @@ majority; a split vote leaves the item without gold (it is judged but not scored
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from matheval_fast.io.text import iter_lines, load_json
+from matheval_fast.io.text import iter_json_lines, load_json
 
 __all__ = [
     "DEFAULT_GROUP_FIELDS",
@@ -151,15 +150,7 @@ def _records(spec: DatasetSpec) -> Iterator[tuple[str, Any]]:
         for i, rec in enumerate(data, 1):
             yield f"{path}: item {i}", rec
         return
-    for lineno, line in iter_lines(path):  # gzip, BOM, binary and bad UTF-8 handled, named
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-        except RecursionError:
-            raise ValueError(f"{path}:{lineno}: JSON nested too deeply to read") from None
+    for lineno, rec in iter_json_lines(path):  # gzip, BOM, binary, bad UTF-8 and bad JSON named
         yield f"{path}:{lineno}", rec
 
 
