@@ -55,7 +55,14 @@ from matheval_fast.arrow import check_by_type
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
 from matheval_fast.io.logs.families import gold_source
-from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_at_k
+from matheval_fast.samples import (
+    Aggregate,
+    aggregate_for,
+    g_pass_at_k,
+    majority_pick,
+    mg_pass_at_k,
+    pass_at_k,
+)
 
 __all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
 
@@ -209,10 +216,20 @@ class RecordValues:
         rep = starts.copy()
         if agg.kind == "first" or ((counts == 1).all() and agg.kind != "pass"):
             ours = c[starts]
-        elif agg.kind in ("mean", "pass"):
+        elif agg.kind in ("mean", "pass", "gpass", "mgpass"):
             sums = _window_sums(c, starts, ends)
             if agg.kind == "mean":
                 ours = sums / np.maximum(counts, 1)
+            elif agg.kind == "gpass":
+                ours = np.array(
+                    [g_pass_at_k(int(n), int(k), agg.k, agg.t) for n, k in zip(counts, sums, strict=True)],
+                    dtype=np.float64,
+                )
+            elif agg.kind == "mgpass":
+                ours = np.array(
+                    [mg_pass_at_k(int(n), int(k), agg.k) for n, k in zip(counts, sums, strict=True)],
+                    dtype=np.float64,
+                )
             else:
                 ours = np.array(
                     [pass_at_k(int(n), int(k), agg.k) for n, k in zip(counts, sums, strict=True)],
@@ -712,6 +729,7 @@ def _accumulate(
             )
             g.gold_field = reader.info.get("gold_field")
             g.gold_source = gold_source(reader.format, task)
+            g.truncation = reader.info.get("truncation")
         recs = rec_codes == ki
         _accumulate_metrics(g, b, view, recs, filt, o)
         if len(uniq) == 1:
@@ -755,6 +773,14 @@ def _accumulate_metrics(
     log_n = int(n_samples.max()) if len(n_samples) else 1
     primary = primary_aggregate(o, g.metric, filt, n_max)
     g.compared_with = _describe(primary, o, log_n)
+    if (
+        o.samples == "first"
+        and log_n > 1
+        and g.metric
+        and aggregate_for(g.metric, filt, log_n).kind != "first"
+    ):
+        # The framework's number aggregates its samples; with one read, both columns are the first's.
+        g.metric += " (its first sample only)"
     rules = b.column(col("gold_rule")).take(pa.array(first))
     counted = _counts(rules)
     g.gold_rules.update(counted)
@@ -776,6 +802,11 @@ def _accumulate_metrics(
         metric = name[len(METRIC_PREFIX) :]
         agg = aggregate_for(metric, filt, n_max) if o.samples == "all" else Aggregate("first")
         stats = g.metrics.get(metric)
+        if o.samples == "first" and aggregate_for(metric, filt, log_n).kind in ("gpass", "mgpass"):
+            # A per-item value over all samples: never compared with one verdict.
+            if stats is None:
+                g.metrics[metric] = MetricStats("not compared: needs --samples all", "none")
+            continue
         if stats is None:
             stats = g.metrics[metric] = MetricStats(_describe(agg, o, log_n), agg.label)
         ours, _ = view.values.get(agg)

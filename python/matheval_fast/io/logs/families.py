@@ -50,7 +50,13 @@ _FAMILIES: list[tuple[str, re.Pattern[str], str]] = [
         re.compile(r"gsm8k", re.IGNORECASE),
         "OpenCompass gsm8k_dataset_postprocess: the #### line",
     ),
-    ("opencompass", re.compile(r"math", re.IGNORECASE), "OpenCompass math_postprocess_v2: the last box"),
+    (
+        "opencompass",
+        re.compile(r"math", re.IGNORECASE),
+        "OpenCompass MATH: the predictions file's gold (MATHDataset: the solution's last box; MATH-500's "
+        "CustomDataset: the whole solution, read by its last box); MATHVerifyEvaluator's details hold "
+        "a parse, not the gold",
+    ),
     ("qwen_math", re.compile(r""), "Qwen2.5-Math `gt`: the dataset answer, else the solution's last box"),
     ("seed", re.compile(r""), "the seed's `answer` field, as written"),
 ]
