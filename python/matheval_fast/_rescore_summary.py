@@ -239,6 +239,13 @@ def summary_markdown(s: dict[str, Any]) -> str:
             for e in g["golds_unreduced_examples"]:
                 out.append(f"    - id {e['id']} (line/row {e['position']}): {_cell(e['gold'])}")
     out.append("")
+    excluded = [f for f in s["files"] if f.get("excluded")]
+    if excluded:
+        out += ["## Samples the framework excluded (outside its denominator and ours)", ""]
+        for f in excluded:
+            first = ", ".join(f.get("excluded_ids", [])[:5])
+            out.append(f"- `{f['file']}`: {f['excluded']} (first: {first})")
+        out.append("")
     bad = [f for f in s["files"] if f["malformed"]]
     if bad:
         out += ["## Malformed records", ""]

@@ -216,6 +216,9 @@ class RecordValues:
         rep = starts.copy()
         if agg.kind == "first" or ((counts == 1).all() and agg.kind != "pass"):
             ours = c[starts]
+        elif agg.kind == "last":
+            ours = c[ends - 1]
+            rep = ends - 1
         elif agg.kind in ("mean", "pass", "gpass", "mgpass"):
             sums = _window_sums(c, starts, ends)
             if agg.kind == "mean":
@@ -278,21 +281,25 @@ def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None
         empty = np.zeros(0)
         return RecordView(starts, starts, empty, empty, empty.astype(bool), [])
     values = RecordValues(b, starts, ends)
-    fw = _record_means(b.column(col("fw_score")), starts)
+    fw_rows = b.column(col("fw_score"))
     # The primary aggregate follows each record's filter (an lm-eval log holds a line per filter
     # and per doc: `score-first` and `maj@8` lines sit in one batch).
     n_max = int((ends - starts).max())
     filters = b.column(col("filter"))
     distinct = pc.unique(filters).to_pylist()
     if len(distinct) == 1:
-        ours, rep = values.get(primary_aggregate(o, metric, distinct[0], n_max))
+        agg = primary_aggregate(o, metric, distinct[0], n_max)
+        ours, rep = values.get(agg)
+        fw = _record_fw(fw_rows, starts, ends, agg)
     else:
         per_record = np.array(filters.take(pa.array(starts)).to_pylist(), dtype=object)
-        ours, rep = np.zeros(len(starts)), starts.copy()
+        ours, rep, fw = np.zeros(len(starts)), starts.copy(), np.zeros(len(starts))
         for filt in distinct:
             mask = per_record == filt if filt is not None else np.array([f is None for f in per_record])
-            agg_ours, agg_rep = values.get(primary_aggregate(o, metric, filt, n_max))
+            agg = primary_aggregate(o, metric, filt, n_max)
+            agg_ours, agg_rep = values.get(agg)
             ours[mask], rep[mask] = agg_ours[mask], agg_rep[mask]
+            fw[mask] = _record_fw(fw_rows, starts, ends, agg)[mask]
     both = ~np.isnan(fw) & ~np.isnan(ours)
     disagree = both & (np.abs(fw - ours) > 1e-9)
     kind: list[str | None] = [None] * len(starts)
@@ -307,6 +314,21 @@ def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None
         for g, k in zip(groups, found, strict=True):
             kind[g] = k
     return RecordView(starts, rep, ours, fw, disagree, kind, values)
+
+
+def _record_fw(arr: pa.Array, starts: np.ndarray, ends: np.ndarray, agg: Aggregate) -> np.ndarray:
+    """The framework's per-record value under the aggregate ours is compared with: per-sample
+    verdicts (Qwen's ``score``, OpenCompass's ``correct`` per run) are taken from the first (or
+    last) sample, or averaged, as ours are, never a fraction set against one verdict; a per-record
+    value broadcast to its samples is itself under every aggregate."""
+    rows = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if len(starts) == len(rows):
+        return rows
+    if agg.kind == "first":
+        return rows[starts]
+    if agg.kind == "last":
+        return rows[ends - 1]
+    return _record_means(arr, starts)
 
 
 def _record_means(arr: pa.Array, starts: np.ndarray) -> np.ndarray:
@@ -810,7 +832,8 @@ def _accumulate_metrics(
         if stats is None:
             stats = g.metrics[metric] = MetricStats(_describe(agg, o, log_n), agg.label)
         ours, _ = view.values.get(agg)
-        stats.add(_record_means(b.column(col(name)), view.first_row)[recs], ours[recs])
+        ends = np.append(view.first_row[1:], b.num_rows)
+        stats.add(_record_fw(b.column(col(name)), view.first_row, ends, agg)[recs], ours[recs])
 
 
 def _describe(agg: Aggregate, o: RescoreOptions, log_n: int) -> str:

@@ -8,6 +8,8 @@ maps such a name to the aggregate of ours it is compared with:
 
 ``first``
     the first sample's verdict (lm-eval's ``take_first``; any metric of a one-sample log);
+``last``
+    the last sample's verdict (Qwen2.5-Math's ``type_acc``, which reads ``score[-1]``);
 ``mean``
     the fraction of correct samples among the first ``n`` (``pass@1`` over ``n`` samples,
     ``avg@n``, Qwen's per-sample scores);
@@ -41,7 +43,7 @@ from matheval_fast import _core
 
 __all__ = ["Aggregate", "aggregate_for", "g_pass_at_k", "majority_pick", "mg_pass_at_k", "pass_at_k"]
 
-AggKind = Literal["first", "mean", "pass", "majority", "gpass", "mgpass"]
+AggKind = Literal["first", "last", "mean", "pass", "majority", "gpass", "mgpass"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Aggregate:
         over = "all samples" if self.n is None else f"the first {self.n} samples"
         if self.kind == "first":
             return "our verdict on the first sample"
+        if self.kind == "last":
+            return "our verdict on the last sample"
         if self.kind == "mean":
             return f"our mean over {over}"
         if self.kind == "pass":
@@ -70,8 +74,8 @@ class Aggregate:
 
     @property
     def label(self) -> str:
-        if self.kind == "first":
-            return "first"
+        if self.kind in ("first", "last"):
+            return self.kind
         if self.kind == "gpass":
             return f"G-Pass@{self.k}_{self.t}"
         if self.kind == "mgpass":
@@ -100,6 +104,8 @@ def aggregate_for(metric: str, filter_name: str | None, n_samples: int) -> Aggre
     records of ``n_samples`` samples. The filter names the aggregate in lm-eval (``maj@8``); the
     metric does in lighteval (``maj@4``, ``pass@k:k=1&n=4``, ``math_pass@1:4_samples``) and in
     OpenCompass (``accuracy (4 runs average)``, ``G-Pass@4_0.5``, ``mG-Pass@4``)."""
+    if metric.startswith("type_acc"):  # Qwen2.5-Math: per type, over each problem's last sample
+        return Aggregate("last")
     # OpenCompass's names first: "G-Pass@2_0.5" would otherwise read as pass@2.
     m = _MGPASS.search(metric)
     if m:

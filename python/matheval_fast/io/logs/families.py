@@ -57,7 +57,18 @@ _FAMILIES: list[tuple[str, re.Pattern[str], str]] = [
         "CustomDataset: the whole solution, read by its last box); MATHVerifyEvaluator's details hold "
         "a parse, not the gold",
     ),
-    ("qwen_math", re.compile(r""), "Qwen2.5-Math `gt`: the dataset answer, else the solution's last box"),
+    (
+        "evalscope",
+        re.compile(r""),
+        "EvalScope `target`: the record's gold as its adapter sets it (GSM8K: after `####`; "
+        "MATH-500: `answer`)",
+    ),
+    (
+        "qwen_math",
+        re.compile(r""),
+        "Qwen2.5-Math grades against `gt` (its normalisation of the dataset answer, else of the solution's "
+        "last box); read here: the record's `answer` (the dataset's) where it has one, else `gt`",
+    ),
     ("seed", re.compile(r""), "the seed's `answer` field, as written"),
 ]
 
