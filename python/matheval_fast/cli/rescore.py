@@ -13,7 +13,8 @@ from matheval_fast._sympy.pool import DEFAULT_TIMEOUT as DEFAULT_SYMPY_TIMEOUT
 from matheval_fast.cli import add_engine_arguments
 
 HELP = (
-    "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
+    "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, EvalScope, seed) "
+    "next to their own scores"
 )
 
 
@@ -26,7 +27,7 @@ def add_logs_arguments(p: argparse.ArgumentParser) -> None:
         nargs="+",
         type=Path,
         help="log files, or folders searched for samples_*.jsonl, details_*.parquet, results/*/*.json, "
-        "test_*.jsonl",
+        "test_*.jsonl, reviews/*/*.jsonl",
     )
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument(

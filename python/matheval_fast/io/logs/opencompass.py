@@ -242,7 +242,7 @@ class OpenCompassReader(LogReader):
         elif isinstance(golds, list):
             golds = [_unparse(g) if isinstance(g, str) else g for g in golds]
         texts = [json_text(r) for r in raw]
-        if self.truncation is not None and self.predictions is not None:
+        if self.truncation is not None and (self.predictions is not None or "origin_prediction" in item):
             texts = [t.split(self.truncation[0])[0] if t is not None else None for t in texts]
         fw = [_score(c) for c in corrects]
         metrics = {}
