@@ -219,9 +219,10 @@ class OpenCompassReader(LogReader):
         if pred is None and gold is None:
             self.bad(index, f"line {line}: a details entry without pred/answer (keys: {', '.join(item)})")
             return None
-        replicated = isinstance(pred, list) and isinstance(correct, list)
-        preds = pred if replicated else [pred]
-        corrects = correct if replicated else [correct]
+        if isinstance(pred, list) and isinstance(correct, list):  # replicated rows: one value per run
+            replicated, preds, corrects = True, pred, correct
+        else:
+            replicated, preds, corrects = False, [pred], [correct]
         golds = gold[0] if replicated and isinstance(gold, list) and gold else gold
         if self.predictions is not None:
             n = len(preds)
