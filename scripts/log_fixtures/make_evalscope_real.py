@@ -88,65 +88,65 @@ def main() -> None:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), CannedHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    work = Path(tempfile.mkdtemp(prefix="evalscope-real-fixture-"))
-    # A local copy laid out as the Hub's openai/gsm8k (config "main", split files under main/).
-    (work / "gsm8k/main").mkdir(parents=True)
-    (work / "gsm8k/README.md").write_text(
-        "---\nconfigs:\n- config_name: main\n  data_files:\n  - split: test\n    path: main/test.jsonl\n"
-        "  - split: train\n    path: main/train.jsonl\n---\n"
-    )
-    (work / "gsm8k/main/test.jsonl").write_text("".join(json.dumps(d) + "\n" for d in gsm))
-    (work / "gsm8k/main/train.jsonl").write_text((SOURCES / "gsm8k_train.jsonl").read_text())
-    (work / "math_500").mkdir()
-    rows = "".join(
-        json.dumps(
-            {
-                "problem": d["problem"],
-                "solution": d["solution"],
-                "answer": d["answer"],
-                "subject": d["type"],
-                "level": int(d["level"].split()[-1]),
-                "unique_id": d["unique_id"],
-            }
+    with tempfile.TemporaryDirectory(prefix="evalscope-real-fixture-") as tmp:  # removed on failure too
+        work = Path(tmp)
+        # A local copy laid out as the Hub's openai/gsm8k (config "main", split files under main/).
+        (work / "gsm8k/main").mkdir(parents=True)
+        (work / "gsm8k/README.md").write_text(
+            "---\nconfigs:\n- config_name: main\n  data_files:\n  - split: test\n    path: main/test.jsonl\n"
+            "  - split: train\n    path: main/train.jsonl\n---\n"
         )
-        + "\n"
-        for d in math
-    )
-    (work / "math_500/test.jsonl").write_text(rows)  # as the Hub's HuggingFaceH4/MATH-500
-    for old in (OUT / "single", OUT / "repeats4"):  # the README stays
-        if old.exists():
-            shutil.rmtree(old)
-    for run, extra in (("single", []), ("repeats4", ["--repeats", "4"])):
-        asked.clear()
-        cmd = [
-            str(evalscope),
-            "eval",
-            "--model",
-            MODEL,
-            "--eval-type",
-            "openai_api",
-            "--api-url",
-            f"http://127.0.0.1:{server.server_port}/v1",
-            "--api-key",
-            "none",
-            "--datasets",
-            "gsm8k",
-            "math_500",
-            "--dataset-args",
-            json.dumps({name: {"local_path": str(work / name)} for name in ("gsm8k", "math_500")}),
-            "--eval-batch-size",
-            "1",
-            "--work-dir",
-            str(work / run),
-            "--no-timestamp",
-            *extra,
-        ]
-        print(" ".join(cmd), file=sys.stderr)
-        subprocess.run(cmd, check=True, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
-        skip = shutil.ignore_patterns("logs", "*.log", "report.html", "predictions")
-        shutil.copytree(work / run, OUT / run, ignore=skip)
-    server.shutdown()
-    shutil.rmtree(work)
+        (work / "gsm8k/main/test.jsonl").write_text("".join(json.dumps(d) + "\n" for d in gsm))
+        (work / "gsm8k/main/train.jsonl").write_text((SOURCES / "gsm8k_train.jsonl").read_text())
+        (work / "math_500").mkdir()
+        rows = "".join(
+            json.dumps(
+                {
+                    "problem": d["problem"],
+                    "solution": d["solution"],
+                    "answer": d["answer"],
+                    "subject": d["type"],
+                    "level": int(d["level"].split()[-1]),
+                    "unique_id": d["unique_id"],
+                }
+            )
+            + "\n"
+            for d in math
+        )
+        (work / "math_500/test.jsonl").write_text(rows)  # as the Hub's HuggingFaceH4/MATH-500
+        for old in (OUT / "single", OUT / "repeats4"):  # the README stays
+            if old.exists():
+                shutil.rmtree(old)
+        for run, extra in (("single", []), ("repeats4", ["--repeats", "4"])):
+            asked.clear()
+            cmd = [
+                str(evalscope),
+                "eval",
+                "--model",
+                MODEL,
+                "--eval-type",
+                "openai_api",
+                "--api-url",
+                f"http://127.0.0.1:{server.server_port}/v1",
+                "--api-key",
+                "none",
+                "--datasets",
+                "gsm8k",
+                "math_500",
+                "--dataset-args",
+                json.dumps({name: {"local_path": str(work / name)} for name in ("gsm8k", "math_500")}),
+                "--eval-batch-size",
+                "1",
+                "--work-dir",
+                str(work / run),
+                "--no-timestamp",
+                *extra,
+            ]
+            print(" ".join(cmd), file=sys.stderr)
+            subprocess.run(cmd, check=True, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+            skip = shutil.ignore_patterns("logs", "*.log", "report.html", "predictions")
+            shutil.copytree(work / run, OUT / run, ignore=skip)
+        server.shutdown()
     print(f"written under {OUT}", file=sys.stderr)
 
 

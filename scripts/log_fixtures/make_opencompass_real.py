@@ -112,117 +112,128 @@ def gsm8k_answers(i: int, doc: dict, docs: list[dict]) -> list[str]:
 
 
 def main() -> None:
-    stub = Path(tempfile.mkdtemp(prefix="torch-stub-"))
-    (stub / "torch").mkdir()
-    (stub / "torch/__init__.py").write_text(TORCH_STUB)
-    sys.path.insert(0, str(stub))
-    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    with tempfile.TemporaryDirectory(prefix="torch-stub-") as stub_dir:
+        stub = Path(stub_dir)
+        (stub / "torch").mkdir()
+        (stub / "torch/__init__.py").write_text(TORCH_STUB)
+        sys.path.insert(0, str(stub))
+        os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
-    import opencompass
-    from mmengine.config import Config, ConfigDict
-    from opencompass.models.base import BaseModel
-    from opencompass.tasks.openicl_eval import OpenICLEvalTask
-    from opencompass.tasks.openicl_infer import OpenICLInferTask
+        import opencompass
+        from mmengine.config import Config, ConfigDict
+        from opencompass.models.base import BaseModel
+        from opencompass.tasks.openicl_eval import OpenICLEvalTask
+        from opencompass.tasks.openicl_infer import OpenICLInferTask
 
-    work = Path(tempfile.mkdtemp(prefix="opencompass-real-fixture-"))
-    gsm = read_jsonl(SOURCES / "gsm8k_test.jsonl")[:20]
-    math = read_jsonl(SOURCES / "math_prealgebra.jsonl")
-    qwen = qwen_responses()
+        with tempfile.TemporaryDirectory(prefix="opencompass-real-fixture-") as tmp:  # removed on failure too
+            work = Path(tmp)
+            gsm = read_jsonl(SOURCES / "gsm8k_test.jsonl")[:20]
+            math = read_jsonl(SOURCES / "math_prealgebra.jsonl")
+            qwen = qwen_responses()
 
-    # key text -> responses by replica
-    table: dict[str, list[str]] = {}
-    for i, d in enumerate(gsm):
-        table[d["question"]] = gsm8k_answers(i, d, gsm)
-    for d in math:
-        table[d["problem"]] = qwen[d["qwen_idx"]]
+            # key text -> responses by replica
+            table: dict[str, list[str]] = {}
+            for i, d in enumerate(gsm):
+                table[d["question"]] = gsm8k_answers(i, d, gsm)
+            for d in math:
+                table[d["problem"]] = qwen[d["qwen_idx"]]
 
-    class CannedModel(BaseModel):
-        """Answers each prompt from the table: the doc whose text ends latest in the prompt; replica r of a
-        doc (the r-th time it is asked) gets sample r."""
+            class CannedModel(BaseModel):
+                """Answers each prompt from the table: the doc whose text ends latest in the prompt;
+                replica r of a doc (the r-th time it is asked) gets sample r."""
 
-        asked: ClassVar[dict[str, int]] = {}
+                asked: ClassVar[dict[str, int]] = {}
 
-        def __init__(self, path: str = "canned", **kwargs) -> None:
-            super().__init__(path=path, max_seq_len=32768, **kwargs)
+                def __init__(self, path: str = "canned", **kwargs) -> None:
+                    super().__init__(path=path, max_seq_len=32768, **kwargs)
 
-        def get_token_len(self, prompt: str) -> int:
-            return len(str(prompt).split())
+                def get_token_len(self, prompt: str) -> int:
+                    return len(str(prompt).split())
 
-        def generate(self, inputs: list[str], max_out_len: int) -> list[str]:
-            out = []
-            for inp in inputs:
-                text = str(inp)
-                key = max(table, key=lambda k: text.rfind(k))
-                assert text.rfind(key) >= 0, text[-300:]
-                r = self.asked.get(key, 0)
-                self.asked[key] = r + 1
-                out.append(table[key][r])
-            return out
+                def generate(self, inputs: list[str], max_out_len: int) -> list[str]:
+                    out = []
+                    for inp in inputs:
+                        text = str(inp)
+                        key = max(table, key=lambda k: text.rfind(k))
+                        assert text.rfind(key) >= 0, text[-300:]
+                        r = self.asked.get(key, 0)
+                        self.asked[key] = r + 1
+                        out.append(table[key][r])
+                    return out
 
-    cfgs = Path(opencompass.__file__).parent / "configs/datasets"
+            cfgs = Path(opencompass.__file__).parent / "configs/datasets"
 
-    def stock(rel: str, var: str, abbr: str, path: Path, **extra) -> ConfigDict:
-        ds = Config.fromfile(str(cfgs / rel))[var][0]
-        ds["abbr"] = abbr
-        ds["path"] = str(path)
-        ds.update(extra)
-        return ds
+            def stock(rel: str, var: str, abbr: str, path: Path, **extra) -> ConfigDict:
+                ds = Config.fromfile(str(cfgs / rel))[var][0]
+                ds["abbr"] = abbr
+                ds["path"] = str(path)
+                ds.update(extra)
+                return ds
 
-    data = work / "data"
-    (data / "gsm8k").mkdir(parents=True)
-    (data / "gsm8k/test.jsonl").write_text("".join(json.dumps(d) + "\n" for d in gsm))
-    (data / "gsm8k/train.jsonl").write_text((SOURCES / "gsm8k_train.jsonl").read_text())
-    (data / "math").mkdir()
-    # MATH's own per-problem json, keyed as OpenCompass's math.json is
-    (data / "math/math.json").write_text(
-        json.dumps(
-            {str(i): {k: d[k] for k in ("problem", "level", "type", "solution")} for i, d in enumerate(math)}
-        )
-    )
-    # MATH-500's (PRM800K's) own jsonl fields
-    (data / "math/test_prm800k_500.jsonl").write_text(
-        "".join(
-            json.dumps(
-                {
-                    "problem": d["problem"],
-                    "solution": d["solution"],
-                    "answer": d["answer"],
-                    "subject": d["type"],
-                    "level": int(d["level"].split()[-1]),
-                    "unique_id": d["unique_id"],
-                }
+            data = work / "data"
+            (data / "gsm8k").mkdir(parents=True)
+            (data / "gsm8k/test.jsonl").write_text("".join(json.dumps(d) + "\n" for d in gsm))
+            (data / "gsm8k/train.jsonl").write_text((SOURCES / "gsm8k_train.jsonl").read_text())
+            (data / "math").mkdir()
+            # MATH's own per-problem json, keyed as OpenCompass's math.json is
+            (data / "math/math.json").write_text(
+                json.dumps(
+                    {
+                        str(i): {k: d[k] for k in ("problem", "level", "type", "solution")}
+                        for i, d in enumerate(math)
+                    }
+                )
             )
-            + "\n"
-            for d in math
-        )
-    )
-    datasets = [
-        stock("gsm8k/gsm8k_gen_1d7fe4.py", "gsm8k_datasets", "gsm8k", data / "gsm8k"),
-        stock("gsm8k/gsm8k_gen_1d7fe4.py", "gsm8k_datasets", "gsm8k-n4", data / "gsm8k", n=4, k=[2, 4]),
-        stock("math/math_gen_a58d9d.py", "math_datasets", "math", data / "math"),
-        stock("math/math_500_gen.py", "math_datasets", "math-500", data / "math"),
-        stock("math/math_500_gen.py", "math_datasets", "math-500-n4", data / "math", n=4, k=[2, 4]),
-        stock("math/math_0shot_gen_393424.py", "math_datasets", "math-0shot", data / "math"),
-    ]
-    model = {"abbr": MODEL_ABBR, "type": CannedModel, "path": "canned", "batch_size": 8, "max_out_len": 1024}
-    run = work / "outputs" / RUN
-    for ds in datasets:
-        CannedModel.asked = {}
-        cfg = ConfigDict(models=[model], datasets=[[ds]], work_dir=str(run))
-        OpenICLInferTask(cfg).run()
-        cfg = ConfigDict(
-            models=[model],
-            datasets=[[ds]],
-            work_dir=str(run),
-            eval={"runner": {"task": {"dump_details": True}}},
-        )
-        OpenICLEvalTask(cfg).run()
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    for sub in ("predictions", "results"):
-        shutil.copytree(run / sub, OUT / RUN / sub)
-    shutil.rmtree(work)
-    shutil.rmtree(stub)
+            # MATH-500's (PRM800K's) own jsonl fields
+            (data / "math/test_prm800k_500.jsonl").write_text(
+                "".join(
+                    json.dumps(
+                        {
+                            "problem": d["problem"],
+                            "solution": d["solution"],
+                            "answer": d["answer"],
+                            "subject": d["type"],
+                            "level": int(d["level"].split()[-1]),
+                            "unique_id": d["unique_id"],
+                        }
+                    )
+                    + "\n"
+                    for d in math
+                )
+            )
+            datasets = [
+                stock("gsm8k/gsm8k_gen_1d7fe4.py", "gsm8k_datasets", "gsm8k", data / "gsm8k"),
+                stock(
+                    "gsm8k/gsm8k_gen_1d7fe4.py", "gsm8k_datasets", "gsm8k-n4", data / "gsm8k", n=4, k=[2, 4]
+                ),
+                stock("math/math_gen_a58d9d.py", "math_datasets", "math", data / "math"),
+                stock("math/math_500_gen.py", "math_datasets", "math-500", data / "math"),
+                stock("math/math_500_gen.py", "math_datasets", "math-500-n4", data / "math", n=4, k=[2, 4]),
+                stock("math/math_0shot_gen_393424.py", "math_datasets", "math-0shot", data / "math"),
+            ]
+            model = {
+                "abbr": MODEL_ABBR,
+                "type": CannedModel,
+                "path": "canned",
+                "batch_size": 8,
+                "max_out_len": 1024,
+            }
+            run = work / "outputs" / RUN
+            for ds in datasets:
+                CannedModel.asked = {}
+                cfg = ConfigDict(models=[model], datasets=[[ds]], work_dir=str(run))
+                OpenICLInferTask(cfg).run()
+                cfg = ConfigDict(
+                    models=[model],
+                    datasets=[[ds]],
+                    work_dir=str(run),
+                    eval={"runner": {"task": {"dump_details": True}}},
+                )
+                OpenICLEvalTask(cfg).run()
+            if (OUT / RUN).exists():  # the README stays
+                shutil.rmtree(OUT / RUN)
+            for sub in ("predictions", "results"):
+                shutil.copytree(run / sub, OUT / RUN / sub)
     print(f"written under {OUT}", file=sys.stderr)
 
 

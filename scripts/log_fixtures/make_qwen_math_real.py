@@ -98,108 +98,111 @@ def __getattr__(n):
 
 def main() -> None:
     git_dir = Path(sys.argv[1])
-    work = Path(tempfile.mkdtemp(prefix="qwen-math-real-fixture-"))
-    # evaluation/ of HEAD without its data/ (big files a mirror may lack; the two needed are made below)
-    names = subprocess.run(
-        [GIT, f"--git-dir={git_dir}", "ls-tree", "-r", "--name-only", "HEAD", "evaluation"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    for name in names:
-        if name.startswith("evaluation/data/") or name.endswith((".jar", ".png")):
-            continue
-        blob = subprocess.run([GIT, f"--git-dir={git_dir}", "show", f"HEAD:{name}"], capture_output=True)
-        if blob.returncode == 0:
-            (work / name).parent.mkdir(parents=True, exist_ok=True)
-            (work / name).write_bytes(blob.stdout)
-    ev = work / "evaluation"
-    stubs = work / "stubs"
-    (stubs / "vllm").mkdir(parents=True)
-    (stubs / "vllm/__init__.py").write_text(VLLM_STUB)
-    (stubs / "torch").mkdir()
-    (stubs / "torch/__init__.py").write_text(TORCH_STUB)
+    with tempfile.TemporaryDirectory(prefix="qwen-math-real-fixture-") as tmp:  # removed on failure too
+        work = Path(tmp)
+        # evaluation/ of HEAD without its data/ (big files a mirror may lack; the two needed are made below)
+        names = subprocess.run(
+            [GIT, f"--git-dir={git_dir}", "ls-tree", "-r", "--name-only", "HEAD", "evaluation"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+        for name in names:
+            if name.startswith("evaluation/data/") or name.endswith((".jar", ".png")):
+                continue
+            blob = subprocess.run([GIT, f"--git-dir={git_dir}", "show", f"HEAD:{name}"], capture_output=True)
+            if blob.returncode == 0:
+                (work / name).parent.mkdir(parents=True, exist_ok=True)
+                (work / name).write_bytes(blob.stdout)
+        ev = work / "evaluation"
+        stubs = work / "stubs"
+        (stubs / "vllm").mkdir(parents=True)
+        (stubs / "vllm/__init__.py").write_text(VLLM_STUB)
+        (stubs / "torch").mkdir()
+        (stubs / "torch/__init__.py").write_text(TORCH_STUB)
 
-    math_docs = read_jsonl(SOURCES / "math_prealgebra.jsonl")
-    gsm_docs = read_jsonl(SOURCES / "gsm8k_test.jsonl")[:20]
-    gsm_q = {d["question"]: i for i, d in enumerate(gsm_docs)}
-    gsm_rows = subprocess.run(
-        [GIT, f"--git-dir={git_dir}", "show", "HEAD:evaluation/data/gsm8k/test.jsonl"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.splitlines()
-    qwen_gsm = [r for r in map(json.loads, gsm_rows) if r["question"] in gsm_q]
-    assert len(qwen_gsm) == 20, len(qwen_gsm)
-    # Qwen's data/math/test.jsonl rows are MATH's own records with their `idx` (the mirror lacks that big
-    # file): the same fields, from the real problems and solutions.
-    qwen_math = [
-        {
-            "idx": d["qwen_idx"],
-            "problem": d["problem"],
-            "solution": d["solution"],
-            "answer": d["answer"],
-            "type": d["type"],  # MATH's own field, which Qwen's evaluate.py reports type_acc by
-            "subject": d["type"],
-            "level": int(d["level"].split()[-1]),
-            "unique_id": d["unique_id"],
-        }
-        for d in sorted(math_docs, key=lambda d: d["qwen_idx"])
-    ]
-    for name, rows in (("math", qwen_math), ("gsm8k", qwen_gsm)):
-        (ev / f"data/{name}").mkdir(parents=True, exist_ok=True)
-        (ev / f"data/{name}/test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-
-    responses = qwen_responses()
-    table = {d["problem"]: responses[d["qwen_idx"]] for d in math_docs}
-    table.update({q: gsm8k_samples(i, gsm_docs[i]) for q, i in gsm_q.items()})
-    (work / "table.json").write_text(json.dumps(table))
-    env = {
-        **os.environ,
-        # the stand-ins, and Qwen's bundled latex2sympy (its README: `cd latex2sympy && pip install -e .`)
-        "PYTHONPATH": os.pathsep.join([str(stubs), str(ev / "latex2sympy")]),
-        "CANNED_TABLE": str(work / "table.json"),
-        "CUDA_VISIBLE_DEVICES": "0",
-        "TOKENIZERS_PARALLELISM": "false",
-    }
-    old = OUT / MODEL.split("/")[-1]  # the README stays
-    if old.exists():
-        shutil.rmtree(old)
-    out_dir = work / "out" / MODEL.split("/")[-1] / "math_eval"
-    out_dir.mkdir(parents=True)  # math_eval.py writes under outputs/<dir> when <dir> does not exist
-    for extra in (["--temperature", "0", "--n_sampling", "1"], ["--temperature", "0.7", "--n_sampling", "4"]):
-        cmd = [
-            sys.executable,
-            "math_eval.py",
-            "--data_names",
-            "gsm8k,math",
-            "--data_dir",
-            "./data",
-            "--model_name_or_path",
-            MODEL,
-            "--output_dir",
-            str(out_dir),
-            "--prompt_type",
-            "qwen25-math-cot",
-            "--split",
-            "test",
-            "--seed",
-            "0",
-            *extra,
-            "--top_p",
-            "1",
-            "--start",
-            "0",
-            "--end",
-            "-1",
-            "--use_vllm",
-            "--save_outputs",
-            "--overwrite",
+        math_docs = read_jsonl(SOURCES / "math_prealgebra.jsonl")
+        gsm_docs = read_jsonl(SOURCES / "gsm8k_test.jsonl")[:20]
+        gsm_q = {d["question"]: i for i, d in enumerate(gsm_docs)}
+        gsm_rows = subprocess.run(
+            [GIT, f"--git-dir={git_dir}", "show", "HEAD:evaluation/data/gsm8k/test.jsonl"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
+        qwen_gsm = [r for r in map(json.loads, gsm_rows) if r["question"] in gsm_q]
+        assert len(qwen_gsm) == 20, len(qwen_gsm)
+        # Qwen's data/math/test.jsonl rows are MATH's own records with their `idx` (the mirror lacks that big
+        # file): the same fields, from the real problems and solutions.
+        qwen_math = [
+            {
+                "idx": d["qwen_idx"],
+                "problem": d["problem"],
+                "solution": d["solution"],
+                "answer": d["answer"],
+                "type": d["type"],  # MATH's own field, which Qwen's evaluate.py reports type_acc by
+                "subject": d["type"],
+                "level": int(d["level"].split()[-1]),
+                "unique_id": d["unique_id"],
+            }
+            for d in sorted(math_docs, key=lambda d: d["qwen_idx"])
         ]
-        print(" ".join(cmd), file=sys.stderr)
-        subprocess.run(cmd, check=True, cwd=ev, env=env)
-    shutil.copytree(work / "out", OUT, dirs_exist_ok=True)
-    shutil.rmtree(work)
+        for name, rows in (("math", qwen_math), ("gsm8k", qwen_gsm)):
+            (ev / f"data/{name}").mkdir(parents=True, exist_ok=True)
+            (ev / f"data/{name}/test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+        responses = qwen_responses()
+        table = {d["problem"]: responses[d["qwen_idx"]] for d in math_docs}
+        table.update({q: gsm8k_samples(i, gsm_docs[i]) for q, i in gsm_q.items()})
+        (work / "table.json").write_text(json.dumps(table))
+        env = {
+            **os.environ,
+            # the stand-ins, and Qwen's bundled latex2sympy (its README: `cd latex2sympy && pip install -e .`)
+            "PYTHONPATH": os.pathsep.join([str(stubs), str(ev / "latex2sympy")]),
+            "CANNED_TABLE": str(work / "table.json"),
+            "CUDA_VISIBLE_DEVICES": "0",
+            "TOKENIZERS_PARALLELISM": "false",
+        }
+        old = OUT / MODEL.split("/")[-1]  # the README stays
+        if old.exists():
+            shutil.rmtree(old)
+        out_dir = work / "out" / MODEL.split("/")[-1] / "math_eval"
+        out_dir.mkdir(parents=True)  # math_eval.py writes under outputs/<dir> when <dir> does not exist
+        for extra in (
+            ["--temperature", "0", "--n_sampling", "1"],
+            ["--temperature", "0.7", "--n_sampling", "4"],
+        ):
+            cmd = [
+                sys.executable,
+                "math_eval.py",
+                "--data_names",
+                "gsm8k,math",
+                "--data_dir",
+                "./data",
+                "--model_name_or_path",
+                MODEL,
+                "--output_dir",
+                str(out_dir),
+                "--prompt_type",
+                "qwen25-math-cot",
+                "--split",
+                "test",
+                "--seed",
+                "0",
+                *extra,
+                "--top_p",
+                "1",
+                "--start",
+                "0",
+                "--end",
+                "-1",
+                "--use_vllm",
+                "--save_outputs",
+                "--overwrite",
+            ]
+            print(" ".join(cmd), file=sys.stderr)
+            subprocess.run(cmd, check=True, cwd=ev, env=env)
+        shutil.copytree(work / "out", OUT, dirs_exist_ok=True)
     print(f"written under {OUT}", file=sys.stderr)
 
 
