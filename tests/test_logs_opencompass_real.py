@@ -146,3 +146,24 @@ def test_g_pass_names_are_not_pass_at_k():
     assert aggregate_for("accuracy (4 runs average)", None, 4).label == "mean@4"
     assert aggregate_for("pass@2", None, 4).kind == "pass"
     assert math.isclose(g_pass_at_k(4, 2, 2, 1.0), 1 / 6)
+
+
+def test_without_predictions_the_gold_is_the_string_math_verify_parsed(tmp_path):
+    """A results file alone (no predictions/ beside it): MATHVerifyEvaluator's ``"[1/9, '\\frac{1}{9}']"``
+    gives the string it parsed, read as a literal (nothing evaluated); other golds stay as written."""
+    src = RUN / "results" / MODEL / "math.json"
+    path = tmp_path / "results" / MODEL / "math.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(src.read_bytes())
+    reader = OpenCompassReader(path)
+    assert reader.info["gold_field"] == "answer (details)" and reader.info["response_source"] == "extracted"
+    batch = next(reader.batches()).batch.to_pydict()
+    details = json.loads(src.read_text(encoding="utf-8"))["details"]
+    assert all(d["answer"][0].startswith("[") for d in details)
+    assert not any(g.startswith("[") for g in batch["gold"])
+    assert batch["gold"][0] == "420" and batch["response"][0] == "420"  # the pred was "[420, '420']"
+    from matheval_fast.io.logs.opencompass import _unparse
+
+    assert _unparse("[1/9, '\\\\frac{1}{9}']") == "\\frac{1}{9}"
+    assert _unparse("[1, 2]") == "[1, 2]" and _unparse("18") == "18"
+    assert _unparse("[x, '__import__(\"os\")']") == '__import__("os")'  # a string, never run

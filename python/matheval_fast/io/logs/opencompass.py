@@ -237,7 +237,7 @@ class OpenCompassReader(LogReader):
         elif "origin_prediction" in item:
             raw = [item["origin_prediction"]]
         else:
-            raw = preds
+            raw = [_unparse(p) if isinstance(p, str) else p for p in preds]  # math-verify's parse, too
         if isinstance(golds, str):
             golds = _unparse(golds)
         elif isinstance(golds, list):
