@@ -11,7 +11,7 @@
 
 Commands and code run in one scratch folder per page that holds ``data/`` (the repository's),
 ``logs/`` and ``logs_real/`` (the lm-eval fixtures of ``tests/data/logs``: ``lm_eval``,
-``lm_eval_real``) and the small files of :data:`FILES`, with
+``lm_eval_real``), ``logs_all/`` (all of ``tests/data/logs``) and the small files of :data:`FILES`, with
 the virtual environment's ``bin`` first on ``PATH``.
 """
 
@@ -95,6 +95,7 @@ def _setup(namespace: dict[str, Any]) -> None:
     (scratch / "data").symlink_to(ROOT / "data")
     (scratch / "logs").symlink_to(ROOT / "tests" / "data" / "logs" / "lm_eval")
     (scratch / "logs_real").symlink_to(ROOT / "tests" / "data" / "logs" / "lm_eval_real")
+    (scratch / "logs_all").symlink_to(ROOT / "tests" / "data" / "logs")
     for name, text in FILES.items():
         (scratch / name).write_text(text, encoding="utf-8")
     namespace["__scratch__"] = scratch

@@ -45,6 +45,7 @@ class GroupStats:
     compared_with: str | None = None
     gold_field: str | None = None
     gold_source: str | None = None
+    truncation: str | None = None  # the framework's cut of the output before extraction, if it has one
     gold_rules: Counter = field(default_factory=Counter)  # per record
     unreduced_examples: list = field(default_factory=list)
     metrics: dict[str, MetricStats] = field(default_factory=dict)
@@ -77,6 +78,7 @@ class GroupStats:
             "compared_with": self.compared_with,
             "gold_field": self.gold_field,
             "gold_source": self.gold_source,
+            "truncation": self.truncation,
             "gold_rules": dict(self.gold_rules.most_common()),
             "golds_unreduced": self.gold_rules.get("unreduced", 0),
             "golds_unreduced_examples": list(self.unreduced_examples),
@@ -222,6 +224,11 @@ def summary_markdown(s: dict[str, Any]) -> str:
         out.append(
             f"- {title}: gold from `{g.get('gold_field') or '?'}`, reduced by: {rules} "
             f"({_esc(g.get('gold_source') or '')})"
+            + (
+                f"; output cut before extraction as the framework does: {_esc(g['truncation'])}"
+                if g.get("truncation")
+                else ""
+            )
         )
         if g.get("golds_unreduced"):
             out.append(
@@ -232,6 +239,13 @@ def summary_markdown(s: dict[str, Any]) -> str:
             for e in g["golds_unreduced_examples"]:
                 out.append(f"    - id {e['id']} (line/row {e['position']}): {_cell(e['gold'])}")
     out.append("")
+    excluded = [f for f in s["files"] if f.get("excluded")]
+    if excluded:
+        out += ["## Samples the framework excluded (outside its denominator and ours)", ""]
+        for f in excluded:
+            first = ", ".join(f.get("excluded_ids", [])[:5])
+            out.append(f"- `{f['file']}`: {f['excluded']} (first: {first})")
+        out.append("")
     bad = [f for f in s["files"] if f["malformed"]]
     if bad:
         out += ["## Malformed records", ""]

@@ -57,7 +57,14 @@ from matheval_fast.arrow import check_by_type
 from matheval_fast.io.logs import LogReader, ReadOptions, expand_paths, open_log
 from matheval_fast.io.logs.base import METRIC_PREFIX
 from matheval_fast.io.logs.families import gold_source
-from matheval_fast.samples import Aggregate, aggregate_for, majority_pick, pass_at_k
+from matheval_fast.samples import (
+    Aggregate,
+    aggregate_for,
+    g_pass_at_k,
+    majority_pick,
+    mg_pass_at_k,
+    pass_at_k,
+)
 
 __all__ = ["RescoreOptions", "RescoreReport", "rescore", "score_log_batch"]
 
@@ -211,10 +218,23 @@ class RecordValues:
         rep = starts.copy()
         if agg.kind == "first" or ((counts == 1).all() and agg.kind != "pass"):
             ours = c[starts]
-        elif agg.kind in ("mean", "pass"):
+        elif agg.kind == "last":
+            ours = c[ends - 1]
+            rep = ends - 1
+        elif agg.kind in ("mean", "pass", "gpass", "mgpass"):
             sums = _window_sums(c, starts, ends)
             if agg.kind == "mean":
                 ours = sums / np.maximum(counts, 1)
+            elif agg.kind == "gpass":
+                ours = np.array(
+                    [g_pass_at_k(int(n), int(k), agg.k, agg.t) for n, k in zip(counts, sums, strict=True)],
+                    dtype=np.float64,
+                )
+            elif agg.kind == "mgpass":
+                ours = np.array(
+                    [mg_pass_at_k(int(n), int(k), agg.k) for n, k in zip(counts, sums, strict=True)],
+                    dtype=np.float64,
+                )
             else:
                 ours = np.array(
                     [pass_at_k(int(n), int(k), agg.k) for n, k in zip(counts, sums, strict=True)],
@@ -263,21 +283,25 @@ def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None
         empty = np.zeros(0)
         return RecordView(starts, starts, empty, empty, empty.astype(bool), [])
     values = RecordValues(b, starts, ends)
-    fw = _record_means(b.column(col("fw_score")), starts)
+    fw_rows = b.column(col("fw_score"))
     # The primary aggregate follows each record's filter (an lm-eval log holds a line per filter
     # and per doc: `score-first` and `maj@8` lines sit in one batch).
     n_max = int((ends - starts).max())
     filters = b.column(col("filter"))
     distinct = pc.unique(filters).to_pylist()
     if len(distinct) == 1:
-        ours, rep = values.get(primary_aggregate(o, metric, distinct[0], n_max))
+        agg = primary_aggregate(o, metric, distinct[0], n_max)
+        ours, rep = values.get(agg)
+        fw = _record_fw(fw_rows, starts, ends, agg)
     else:
         per_record = np.array(filters.take(pa.array(starts)).to_pylist(), dtype=object)
-        ours, rep = np.zeros(len(starts)), starts.copy()
+        ours, rep, fw = np.zeros(len(starts)), starts.copy(), np.zeros(len(starts))
         for filt in distinct:
             mask = per_record == filt if filt is not None else np.array([f is None for f in per_record])
-            agg_ours, agg_rep = values.get(primary_aggregate(o, metric, filt, n_max))
+            agg = primary_aggregate(o, metric, filt, n_max)
+            agg_ours, agg_rep = values.get(agg)
             ours[mask], rep[mask] = agg_ours[mask], agg_rep[mask]
+            fw[mask] = _record_fw(fw_rows, starts, ends, agg)[mask]
     both = ~np.isnan(fw) & ~np.isnan(ours)
     disagree = both & (np.abs(fw - ours) > 1e-9)
     kind: list[str | None] = [None] * len(starts)
@@ -292,6 +316,21 @@ def _record_view(b: pa.RecordBatch, o: RescoreOptions, metric: str | None = None
         for g, k in zip(groups, found, strict=True):
             kind[g] = k
     return RecordView(starts, rep, ours, fw, disagree, kind, values)
+
+
+def _record_fw(arr: pa.Array, starts: np.ndarray, ends: np.ndarray, agg: Aggregate) -> np.ndarray:
+    """The framework's per-record value under the aggregate ours is compared with: per-sample
+    verdicts (Qwen's ``score``, OpenCompass's ``correct`` per run) are taken from the first (or
+    last) sample, or averaged, as ours are, never a fraction set against one verdict; a per-record
+    value broadcast to its samples is itself under every aggregate."""
+    rows = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if len(starts) == len(rows):
+        return rows
+    if agg.kind == "first":
+        return rows[starts]
+    if agg.kind == "last":
+        return rows[ends - 1]
+    return _record_means(arr, starts)
 
 
 def _record_means(arr: pa.Array, starts: np.ndarray) -> np.ndarray:
@@ -719,6 +758,7 @@ def _accumulate(
             )
             g.gold_field = reader.info.get("gold_field")
             g.gold_source = gold_source(reader.format, task)
+            g.truncation = reader.info.get("truncation")
         recs = rec_codes == ki
         _accumulate_metrics(g, b, view, recs, filt, o)
         if len(uniq) == 1:
@@ -762,6 +802,14 @@ def _accumulate_metrics(
     log_n = int(n_samples.max()) if len(n_samples) else 1
     primary = primary_aggregate(o, g.metric, filt, n_max)
     g.compared_with = _describe(primary, o, log_n)
+    if (
+        o.samples == "first"
+        and log_n > 1
+        and g.metric
+        and aggregate_for(g.metric, filt, log_n).kind != "first"
+    ):
+        # The framework's number aggregates its samples; with one read, both columns are the first's.
+        g.metric += " (its first sample only)"
     rules = b.column(col("gold_rule")).take(pa.array(first))
     counted = _counts(rules)
     g.gold_rules.update(counted)
@@ -783,10 +831,16 @@ def _accumulate_metrics(
         metric = name[len(METRIC_PREFIX) :]
         agg = aggregate_for(metric, filt, n_max) if o.samples == "all" else Aggregate("first")
         stats = g.metrics.get(metric)
+        if o.samples == "first" and aggregate_for(metric, filt, log_n).kind in ("gpass", "mgpass"):
+            # A per-item value over all samples: never compared with one verdict.
+            if stats is None:
+                g.metrics[metric] = MetricStats("not compared: needs --samples all", "none")
+            continue
         if stats is None:
             stats = g.metrics[metric] = MetricStats(_describe(agg, o, log_n), agg.label)
         ours, _ = view.values.get(agg)
-        stats.add(_record_means(b.column(col(name)), view.first_row)[recs], ours[recs])
+        ends = np.append(view.first_row[1:], b.num_rows)
+        stats.add(_record_fw(b.column(col(name)), view.first_row, ends, agg)[recs], ours[recs])
 
 
 def _describe(agg: Aggregate, o: RescoreOptions, log_n: int) -> str:

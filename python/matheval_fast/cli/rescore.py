@@ -12,7 +12,8 @@ from pathlib import Path
 from matheval_fast.cli import add_checking_arguments, add_engine_arguments, int_range, notes
 
 HELP = (
-    "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, seed) next to their own scores"
+    "rescore evaluation logs (lm-eval, lighteval, OpenCompass, Qwen2.5-Math, EvalScope, seed) "
+    "next to their own scores"
 )
 
 
@@ -25,7 +26,7 @@ def add_logs_arguments(p: argparse.ArgumentParser) -> None:
         nargs="+",
         type=Path,
         help="log files, or folders searched for samples_*.jsonl, details_*.parquet, results/*/*.json, "
-        "test_*.jsonl",
+        "test_*.jsonl, reviews/*/*.jsonl",
     )
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument(

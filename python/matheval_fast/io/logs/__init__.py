@@ -29,6 +29,7 @@ from matheval_fast.io.logs.base import (
     ReadOptions,
     read_head,
 )
+from matheval_fast.io.logs.evalscope import EvalScopeReader
 from matheval_fast.io.logs.lighteval import LightevalReader
 from matheval_fast.io.logs.lm_eval import LmEvalReader
 from matheval_fast.io.logs.opencompass import OpenCompassReader
@@ -54,7 +55,15 @@ __all__ = [
 
 #: ``--format`` name -> reader class, in detection order.
 FORMATS: dict[str, type[LogReader]] = {
-    r.format: r for r in (LmEvalReader, LightevalReader, OpenCompassReader, QwenMathReader, SeedReader)
+    r.format: r
+    for r in (
+        LmEvalReader,
+        LightevalReader,
+        OpenCompassReader,
+        QwenMathReader,
+        EvalScopeReader,
+        SeedReader,
+    )
 }
 
 
@@ -125,6 +134,7 @@ DIR_PATTERNS = (
     "details_*.parquet",  # lighteval
     "results/*/*.json",  # OpenCompass (lm-eval's and lighteval's results_*.json are aggregates)
     "test_*.jsonl",  # Qwen2.5-Math / math-evaluation-harness
+    "reviews/*/*.jsonl",  # EvalScope
 )
 
 

@@ -50,8 +50,25 @@ _FAMILIES: list[tuple[str, re.Pattern[str], str]] = [
         re.compile(r"gsm8k", re.IGNORECASE),
         "OpenCompass gsm8k_dataset_postprocess: the #### line",
     ),
-    ("opencompass", re.compile(r"math", re.IGNORECASE), "OpenCompass math_postprocess_v2: the last box"),
-    ("qwen_math", re.compile(r""), "Qwen2.5-Math `gt`: the dataset answer, else the solution's last box"),
+    (
+        "opencompass",
+        re.compile(r"math", re.IGNORECASE),
+        "OpenCompass MATH: the predictions file's gold (MATHDataset: the solution's last box; MATH-500's "
+        "CustomDataset: the whole solution, read by its last box); MATHVerifyEvaluator's details hold "
+        "a parse, not the gold",
+    ),
+    (
+        "evalscope",
+        re.compile(r""),
+        "EvalScope `target`: the record's gold as its adapter sets it (GSM8K: after `####`; "
+        "MATH-500: `answer`)",
+    ),
+    (
+        "qwen_math",
+        re.compile(r""),
+        "Qwen2.5-Math grades against `gt` (its normalisation of the dataset answer, else of the solution's "
+        "last box); read here: the record's `answer` (the dataset's) where it has one, else `gt`",
+    ),
     ("seed", re.compile(r""), "the seed's `answer` field, as written"),
 ]
 

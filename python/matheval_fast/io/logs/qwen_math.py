@@ -5,18 +5,30 @@ ZubinGou/math-evaluation-harness): one JSON object per problem with ``idx``, ``q
 ``gt_cot``, ``gt`` (the parsed ground truth), dataset fields (``level``, ``type``, ``answer``, ...),
 ``code`` (one generated response per sample), ``pred`` (the answer Qwen's parser extracted from each),
 ``report`` and ``score`` (Qwen's ``math_equal`` verdict per sample). The metrics file beside it
-(``*_metrics.json``: ``acc``, ``num_samples``, ...) is not needed.
+(``<name>_<prompt_type>_metrics.json``) holds what Qwen reports: ``acc``, the mean of the FIRST
+sample's scores (``evaluate.py``: column 0 of the score matrix, rounded to 0.1), and ``type_acc``,
+per MATH type the mean of each problem's LAST sample (``score[-1]``). Both are metrics of this
+reader (``acc`` per sample, ``type_acc`` when records have a ``type``), compared with our first
+and last sample; their reported values are in ``info["reported_metrics"]``.
 
-Qwen scores every sample, so ``fw_score`` is per sample. The folder names the dataset; the one
-above it the model (``outputs/<model>/math_eval/<data_name>/`` in Qwen's scripts).
+The gold: ``gt`` is Qwen's normalisation of the dataset's answer (``strip_string``:
+``\\text{4:30 p.m.}`` becomes ``4:30p..``), so where the record also carries the dataset's
+``answer`` (``math_eval.py`` copies it), that is the gold; else ``gt``. The ``code`` is already
+cut at Qwen's stop words (``\n\nQuestion:`` for the ``cot`` prompt) before Qwen scored it.
+
+The folder names the dataset; the one above it the model (``outputs/<model>/math_eval/<data_name>/``
+in Qwen's scripts).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from matheval_fast.io.logs.base import (
     Columns,
@@ -58,22 +70,23 @@ class QwenMathReader(LogReader):
     def __init__(self, path, options=None) -> None:
         super().__init__(path, options)
         o = self.options
-        if o.metric not in (None, "score"):
-            raise ValueError(f"{self.path}: no metric {o.metric!r} in this log (it has: score)")
-        require_fields(
-            self.path,
-            peek_json_line(read_head(self.path)) or {},
-            {"--response-field": o.response_field, "--gold-field": o.gold_field},
-        )
+        first = peek_json_line(read_head(self.path)) or {}
+        metrics = ["acc", "type_acc"] if "type" in first else ["acc"]
+        if o.metric not in (None, *metrics):
+            raise ValueError(
+                f"{self.path}: no metric {o.metric!r} in this log (it has: {', '.join(metrics)})"
+            )
+        require_fields(self.path, first, {"--response-field": o.response_field, "--gold-field": o.gold_field})
         parent = self.path.parent
         model = parent.parent.parent.name if parent.parent.name == "math_eval" else parent.parent.name
         self.info.update(
             task=o.task or parent.name or self.path.stem,
             model=o.model or model or None,
-            metrics=["score"],
-            primary_metric="score",
+            metrics=metrics,
+            primary_metric=o.metric or "acc",
             response_field=o.response_field or "code",
-            gold_field=o.gold_field or "gt",
+            gold_field=o.gold_field or ("answer" if "answer" in first else "gt"),
+            reported_metrics=_reported(self.path),
         )
 
     def batches(self) -> Iterator[LogBatch]:
@@ -82,6 +95,7 @@ class QwenMathReader(LogReader):
             ("idx", "text"),
             (i["response_field"], "list"),
             (i["gold_field"], "list"),
+            ("gt", "list"),
             ("pred", "list"),
             ("score", "list"),
             *[(p, "text") for p in self.options.id_fields],
@@ -91,7 +105,23 @@ class QwenMathReader(LogReader):
         for ch in parsed_chunks(self.path, self.options.chunk_bytes, fields):
             for line, msg in ch.bad:
                 self.bad(line, f"not valid JSON: {bad_line_reason(msg)}")
-            ch = screen(ch, self.bad, [(i["response_field"], "response"), (i["gold_field"], "gold")])
+            # A structured or absent response is refused (the gold may fall back to `gt`, below).
+            ch = screen(ch, self.bad, [(i["response_field"], "response")])
+            resp, gold = ch.fields[i["response_field"]], ch.fields[i["gold_field"]]
+            golds = gold.array
+            if i["gold_field"] == "answer" and not self.options.gold_field:
+                # The dataset's answer where the record has it, else Qwen's normalised `gt`.
+                gt = ch.fields["gt"]
+                golds = pc.if_else(pa.array(gold.missing()), gt.array.cast(golds.type), golds)
+                keep = ~(resp.missing() | (gold.missing() & gt.missing()))
+            else:
+                keep = ~(resp.missing() | gold.missing())
+            for k in np.flatnonzero(~keep):
+                what = i["response_field"] if resp.missing()[k] else i["gold_field"]
+                self.bad(int(ch.lines[k]), f"no field {what!r}")
+            if not keep.all():
+                ch = ch.select(keep)
+                golds = golds.filter(pa.array(keep))
             n = len(ch)
             if n == 0:
                 continue
@@ -104,10 +134,10 @@ class QwenMathReader(LogReader):
                 record=np.arange(record, record + n, dtype=np.int64),
                 position=ch.lines,
                 responses=ch.fields[i["response_field"]].array,
-                golds=ch.fields[i["gold_field"]].array,
+                golds=golds,
                 fw_score=score,
                 fw_extracted=ch.fields["pred"].array,
-                metrics={"score": score},
+                metrics={m: score for m in i["metrics"]},
                 passthrough={p: exact_numbers(ch, p)[0] for p in self.options.id_fields},
             )
             record += n
@@ -115,3 +145,15 @@ class QwenMathReader(LogReader):
 
     def copy_writer(self, target: Path) -> CopyWriter | None:
         return JsonlCopyWriter(target)
+
+
+def _reported(path: Path) -> dict[str, object]:
+    """What Qwen's ``*_metrics.json`` beside the log reports (``acc``, ``type_acc``), if it is there."""
+    for f in sorted(path.parent.glob(path.stem + "_*metrics.json")):
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue
+        if isinstance(data, dict):
+            return {k: data[k] for k in ("acc", "type_acc") if k in data}
+    return {}

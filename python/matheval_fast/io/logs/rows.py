@@ -37,6 +37,7 @@ class RowBuffer:
         self.golds: list[Any] = []
         self.fw_scores: list[list[float | None]] = []
         self.fw_extracted: list[list[str | None]] = []
+        self.metric_values: dict[str, list[list[float | None]]] = {m: [] for m in self.metrics}
         self.passthrough: dict[str, list[Any]] = {p: [] for p in self.options.id_fields}
 
     def __len__(self) -> int:
@@ -57,7 +58,10 @@ class RowBuffer:
         passthrough: dict[str, Any] | None = None,
         task: str | None = None,
         filter: str | None = None,
+        metrics: dict[str, list[float | None]] | None = None,
     ) -> None:
+        """``metrics``: per-sample values of each metric (a per-record value repeated per sample),
+        where they differ from ``fw_scores`` (the default for every metric)."""
         self.ids.append(None if id is None else str(id))
         self.positions.append(position)
         self.tasks.append(task)
@@ -68,6 +72,9 @@ class RowBuffer:
         self.fw_extracted.append(fw_extracted if fw_extracted is not None else [None] * len(responses))
         for p in self.options.id_fields:
             self.passthrough[p].append((passthrough or {}).get(p))
+        for m in self.metrics:
+            given = (metrics or {}).get(m)
+            self.metric_values[m].append(given if given is not None else self.fw_scores[-1])
 
     def flush(self, samples: Literal["first", "all"]) -> pa.RecordBatch:
         n = len(self.ids)
@@ -89,7 +96,7 @@ class RowBuffer:
             filter=pa.array(self.filters, pa.string()) if any(f is not None for f in self.filters) else None,
             fw_score=pa.array(self.fw_scores, _NUM_LIST),
             fw_extracted=pa.array(self.fw_extracted, _TEXT_LIST),
-            metrics={m: pa.array(self.fw_scores, _NUM_LIST) for m in self.metrics},
+            metrics={m: pa.array(self.metric_values[m], _NUM_LIST) for m in self.metrics},
             passthrough={p: pa.array(v, pa.string()) for p, v in self.passthrough.items()},
         )
         batch = build_batch(cols, samples)
