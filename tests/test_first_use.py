@@ -131,7 +131,7 @@ def test_integer_ids_stay_integers(tmp_path):
     rows = _rows(tmp_path / "o.jsonl")
     assert [r["doc_id"] for r in rows] == [7, 8, None]
     assert [r["uid"] for r in rows] == ["a-1", "a-2", "a-3"]
-    assert [r["mixed"] for r in rows] == ["1", "b", "2.5"]  # not all integers: text
+    assert [r["mixed"] for r in rows] == [1, "b", 2.5]  # mixed: each keeps its JSON value and type (issue 31)
     assert main(["score", str(f), *ids, "--out", str(tmp_path / "o.parquet"), "--quiet"]) == 0
     t = pq.read_table(tmp_path / "o.parquet")
     assert str(t.schema.field("doc_id").type) == "int64" and t.column("doc_id").to_pylist() == [7, 8, None]
