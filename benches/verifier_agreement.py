@@ -8,8 +8,10 @@ response against its gold with ``matheval_fast.check(response, gold)`` (defaults
 and with math-verify 0.9.0 as its README shows it (``verify(parse(gold), parse(response))``, default
 extraction), and prints accuracy, precision, recall and F1 against the labels: all items, without the
 items marked doubtful, per source and per class. "Positive" is "the final answer is correct".
-``--misses`` lists every item where matheval_fast disagrees with the label. math-verify needs
-``pip install -r requirements-bench.txt``; without it (or with ``--no-math-verify``) its column is left out.
+``--misses`` lists every item where matheval_fast disagrees with the label; ``--update-known-misses``
+rewrites ``tests/data/verifier/known_misses.json`` (the regression guard's list) from this run.
+math-verify needs ``pip install -r requirements-bench.txt``; without it (or with ``--no-math-verify``)
+its column is left out.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ def main() -> None:
     ap.add_argument("--no-math-verify", action="store_true")
     ap.add_argument("--json", type=Path, help="also write every item's verdicts here")
     ap.add_argument("--misses", action="store_true", help="list matheval_fast's disagreements")
+    ap.add_argument("--update-known-misses", action="store_true", help="rewrite known_misses.json")
     args = ap.parse_args()
 
     items = load(args.devset)
@@ -127,6 +130,16 @@ def main() -> None:
                     f"  {kind} {it['id']} [{it['cls']}] gold={it['gold']!r}"
                     f" extracted={v.extracted!r} {v.reason}"
                 )
+    if args.update_known_misses:
+        mine = graders["matheval_fast"]
+        known = {
+            "note": "items where matheval_fast.check disagrees with the human label "
+            "(tests/test_verifier_devset.py; rewrite: benches/verifier_agreement.py --update-known-misses)",
+            "false_positives": [it["id"] for it, p in zip(items, mine, strict=True) if p and not it["label"]],
+            "false_negatives": [it["id"] for it, p in zip(items, mine, strict=True) if not p and it["label"]],
+        }
+        path = args.devset.parent / "known_misses.json"
+        path.write_text(json.dumps(known, indent=1) + "\n", encoding="utf-8")
     if args.json:
         rows = [
             {"id": it["id"], "label": it["label"], **{g: graders[g][i] for g in graders}}

@@ -297,8 +297,15 @@ fn name_before_approx(s: &str) -> bool {
 
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.
 fn rhs_of_equation(s: &str) -> &str {
-    match s.rfind('=') {
-        Some(i) if !trim(&s[i + 1..]).is_empty() => trim(&s[i + 1..]),
+    // `∠3＝55°`: the full-width sign of Chinese texts too (three bytes).
+    let at = match (s.rfind('='), s.rfind('＝')) {
+        (Some(a), Some(b)) if b > a => Some(b + '＝'.len_utf8()),
+        (Some(a), _) => Some(a + 1),
+        (None, Some(b)) => Some(b + '＝'.len_utf8()),
+        (None, None) => None,
+    };
+    match at {
+        Some(i) if !trim(&s[i..]).is_empty() => trim(&s[i..]),
         _ => s,
     }
 }
