@@ -269,6 +269,11 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     if clean.len() != e.answer.len() {
         e.answer = clean.to_string();
     }
+    // Answers in words or forms the engine does not read (`12^{\mathrm{th}}`, `all real numbers
+    // except -4`, `4 < m \leq 8 \text{ or } 10 \leq m < 12`, `f(z)=z`): rewritten (issue 33).
+    if let Some(r) = crate::answer_words::rewrite(&e.answer) {
+        e.answer = r;
+    }
     // "x \approx 11" answers like "x = 11"; "\frac{25}{2} \approx 12.57" is its exact value, which
     // the engine reads (the rounded tail is dropped there, never compared).
     let approx =
@@ -443,9 +448,19 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
+    // `f(m) = 2m + 1007` against the gold `f(n)=2n+1007`: the response's function in the gold's
+    // variable (issue 33; `answer_words`).
+    let g = gold.trim().trim_matches('$').trim();
+    let renamed = match (
+        crate::answer_words::function_var(g),
+        crate::answer_words::function_var(&extracted),
+    ) {
+        (Some(gv), Some(pv)) if gv != pv => crate::answer_words::function_in_var(&extracted, gv),
+        _ => None,
+    };
     verdict_from_equiv(
         gold,
-        &extracted,
+        renamed.as_deref().unwrap_or(&extracted),
         &opts.equiv_options(),
         Some(extracted.clone()),
     )
