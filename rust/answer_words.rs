@@ -31,6 +31,12 @@ pub fn rewrite(answer: &str) -> Option<String> {
     if let Some(set) = set_in_words(s) {
         return Some(set);
     }
+    if let Some(values) = labelled_values(s) {
+        return Some(values);
+    }
+    if let Some(set) = finite_difference(s) {
+        return Some(set);
+    }
     if let Some(cond) = set_builder(s) {
         return Some(cond.to_string());
     }
@@ -137,6 +143,61 @@ fn set_in_words(s: &str) -> Option<String> {
             .bytes()
             .any(|c| c.is_ascii_alphabetic() && !p.contains('\\'));
     ok.then(|| format!("(-\\infty,{p})\\cup({p},\\infty)"))
+}
+
+/// `Minimum: 1, Maximum: 3` → `1, 3`: every part a label, a colon and a value, in their order.
+fn labelled_values(s: &str) -> Option<String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut values = Vec::with_capacity(parts.len());
+    for p in parts {
+        let (label, value) = p.split_once(':')?;
+        let label = label.trim();
+        let value = value.trim();
+        if label.is_empty()
+            || !label.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+            || value.is_empty()
+            || value.contains(':')
+        {
+            return None;
+        }
+        values.push(value);
+    }
+    Some(values.join(", "))
+}
+
+/// `\{1,2,3,4\} \setminus \{4\}` → `\{1,2,3\}`: every removed element must be listed.
+fn finite_difference(s: &str) -> Option<String> {
+    let (a, b) = s.split_once("\\setminus")?;
+    let inner = |t: &str| -> Option<Vec<String>> {
+        let t = t.trim().strip_prefix("\\{")?.strip_suffix("\\}")?;
+        Some(t.split(',').map(|e| e.trim().to_string()).collect())
+    };
+    let mut kept = inner(a)?;
+    for e in inner(b)? {
+        let at = kept.iter().position(|k| *k == e)?;
+        kept.remove(at);
+    }
+    Some(format!("\\{{{}\\}}", kept.join(",")))
+}
+
+/// A degree measure `120^\circ`, `120°`, `120^{\circ}` as radians, `\frac{120\pi}{180}`, for a
+/// comparison with a side in radians (a `\pi`); `None` for anything else.
+pub fn degrees_as_radians(s: &str) -> Option<String> {
+    let s = s.trim().trim_matches('$').trim();
+    let digits = s
+        .bytes()
+        .take_while(|c| c.is_ascii_digit() || *c == b'.' || *c == b'-')
+        .count();
+    let (n, mark) = s.split_at(digits);
+    let is_degree = matches!(
+        mark.trim(),
+        "^\\circ" | "^{\\circ}" | "°" | "^\\degree" | "\\degree" | "^{\\degree}" | "\\textcirc"
+    );
+    (is_degree && n.bytes().any(|c| c.is_ascii_digit()))
+        .then(|| format!("\\frac{{{n}\\pi}}{{180}}"))
 }
 
 /// `\{x \mid -1 < x < 1\}`, `\{x | …\}`, `\{x : …\}` → the condition.
@@ -326,7 +387,21 @@ pub fn function_in_var(s: &str, to: u8) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{function_in_var, rewrite};
+    use super::{degrees_as_radians, function_in_var, rewrite};
+
+    #[test]
+    fn degrees_read_as_radians() {
+        assert_eq!(
+            degrees_as_radians("120^\\circ").as_deref(),
+            Some("\\frac{120\\pi}{180}")
+        );
+        assert_eq!(
+            degrees_as_radians("$30°$").as_deref(),
+            Some("\\frac{30\\pi}{180}")
+        );
+        assert_eq!(degrees_as_radians("120"), None);
+        assert_eq!(degrees_as_radians("x^\\circ"), None);
+    }
 
     #[test]
     fn a_function_in_another_variable() {
@@ -379,6 +454,8 @@ mod tests {
                 "a \\leqslant -2 \\text{ or } a = 1",
                 "(-\\infty,-2]\\cup\\{1\\}",
             ),
+            ("\\text{Minimum: } 1, \\text{ Maximum: } 3", "1, 3"),
+            ("\\{1,2,3,4\\} \\setminus \\{4\\}", "\\{1,2,3\\}"),
         ] {
             assert_eq!(rewrite(a).as_deref(), Some(want), "{a}");
         }
@@ -391,7 +468,8 @@ mod tests {
             "\\frac{3}{8}",
             "x^2 + 1",
             "\\text{all real numbers except } -4, 4",
-            "\\{1,2,3,4\\} \\setminus \\{4\\}",
+            "\\{1,2,3\\} \\setminus \\{4\\}",
+            "Minimum: 1",
             "4 < m \\leq 8 \\text{ or } 10 \\leq n < 12",
             "f(z)=z",
             "3 \\text{ or } 5",

@@ -458,9 +458,19 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
         (Some(gv), Some(pv)) if gv != pv => crate::answer_words::function_in_var(&extracted, gv),
         _ => None,
     };
+    let pred = renamed.as_deref().unwrap_or(&extracted);
+    // An angle in degrees against one in radians (`120^\circ` and `\frac{2\pi}{3}`): the degree
+    // side in radians, only when the other side has a `\pi` (issue 33).
+    let (gold_rad, pred_rad) = if g.contains("\\pi") {
+        (None, crate::answer_words::degrees_as_radians(pred))
+    } else if pred.contains("\\pi") {
+        (crate::answer_words::degrees_as_radians(g), None)
+    } else {
+        (None, None)
+    };
     verdict_from_equiv(
-        gold,
-        renamed.as_deref().unwrap_or(&extracted),
+        gold_rad.as_deref().unwrap_or(gold),
+        pred_rad.as_deref().unwrap_or(pred),
         &opts.equiv_options(),
         Some(extracted.clone()),
     )

@@ -505,7 +505,8 @@ impl Lexer<'_> {
             "lvert" | "rvert" | "vert" | "mid" => Tok::Op('|'),
             "colon" => Tok::Op(':'),
             "prime" => Tok::Op('\''),
-            "circ" | "degree" => {
+            // `\textcirc`, `\textdegree`: the degree sign of text mode (golds, issue 33).
+            "circ" | "degree" | "textcirc" | "textdegree" => {
                 // `^\circ`, `^{\circ}`: drop the degree mark and its `^`.
                 self.drop_degree_power();
                 return Ok(());
