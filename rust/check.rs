@@ -178,6 +178,22 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     // expressions, clock times) to the LaTeX checker.
     match plan.kind {
         Kind::Latex => fixed_latex(response, &plan.answer, opts),
+        // A gold in degrees (`120^\circ`, read as the number 120) against an answer in radians
+        // (`\frac{2\pi}{3}`): compared as angles (issue 33). Only golds with a degree mark pay.
+        _ if plan.answer.contains("circ") || plan.answer.contains('°') => {
+            let Some(extracted) = fixed_extract(response, opts) else {
+                return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
+            };
+            match crate::answer_words::degrees_as_radians(&plan.answer) {
+                Some(rad) if extracted.contains("\\pi") => verdict_from_equiv(
+                    &rad,
+                    &extracted,
+                    &opts.equiv_options(),
+                    Some(extracted.clone()),
+                ),
+                _ => numbers_against(extracted, &plan.normalized, plan.number.clone(), opts),
+            }
+        }
         _ => fixed_simple_parsed(response, &plan.normalized, plan.number.clone(), opts),
     }
 }
