@@ -178,6 +178,22 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     // expressions, clock times) to the LaTeX checker.
     match plan.kind {
         Kind::Latex => fixed_latex(response, &plan.answer, opts),
+        // A gold in degrees (`120^\circ`, read as the number 120) against an answer in radians
+        // (`\frac{2\pi}{3}`): compared as angles (issue 33). Only golds with a degree mark pay.
+        _ if plan.answer.contains("circ") || plan.answer.contains('°') => {
+            let Some(extracted) = fixed_extract(response, opts) else {
+                return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
+            };
+            match crate::answer_words::degrees_as_radians(&plan.answer) {
+                Some(rad) if extracted.contains("\\pi") => verdict_from_equiv(
+                    &rad,
+                    &extracted,
+                    &opts.equiv_options(),
+                    Some(extracted.clone()),
+                ),
+                _ => numbers_against(extracted, &plan.normalized, plan.number.clone(), opts),
+            }
+        }
         _ => fixed_simple_parsed(response, &plan.normalized, plan.number.clone(), opts),
     }
 }
@@ -269,6 +285,11 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     if clean.len() != e.answer.len() {
         e.answer = clean.to_string();
     }
+    // Answers in words or forms the engine does not read (`12^{\mathrm{th}}`, `all real numbers
+    // except -4`, `4 < m \leq 8 \text{ or } 10 \leq m < 12`, `f(z)=z`): rewritten (issue 33).
+    if let Some(r) = crate::answer_words::rewrite(&e.answer) {
+        e.answer = r;
+    }
     // "x \approx 11" answers like "x = 11"; "\frac{25}{2} \approx 12.57" is its exact value, which
     // the engine reads (the rounded tail is dropped there, never compared).
     let approx =
@@ -297,8 +318,15 @@ fn name_before_approx(s: &str) -> bool {
 
 /// For the number checker: the value side of `x = 5` / `10 - 2 = 8`.
 fn rhs_of_equation(s: &str) -> &str {
-    match s.rfind('=') {
-        Some(i) if !trim(&s[i + 1..]).is_empty() => trim(&s[i + 1..]),
+    // `∠3＝55°`: the full-width sign of Chinese texts too (three bytes).
+    let at = match (s.rfind('='), s.rfind('＝')) {
+        (Some(a), Some(b)) if b > a => Some(b + '＝'.len_utf8()),
+        (Some(a), _) => Some(a + 1),
+        (None, Some(b)) => Some(b + '＝'.len_utf8()),
+        (None, None) => None,
+    };
+    match at {
+        Some(i) if !trim(&s[i..]).is_empty() => trim(&s[i..]),
         _ => s,
     }
 }
@@ -436,9 +464,29 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
+    // `f(m) = 2m + 1007` against the gold `f(n)=2n+1007`: the response's function in the gold's
+    // variable (issue 33; `answer_words`).
+    let g = gold.trim().trim_matches('$').trim();
+    let renamed = match (
+        crate::answer_words::function_var(g),
+        crate::answer_words::function_var(&extracted),
+    ) {
+        (Some(gv), Some(pv)) if gv != pv => crate::answer_words::function_in_var(&extracted, gv),
+        _ => None,
+    };
+    let pred = renamed.as_deref().unwrap_or(&extracted);
+    // An angle in degrees against one in radians (`120^\circ` and `\frac{2\pi}{3}`): the degree
+    // side in radians, only when the other side has a `\pi` (issue 33).
+    let (gold_rad, pred_rad) = if g.contains("\\pi") {
+        (None, crate::answer_words::degrees_as_radians(pred))
+    } else if pred.contains("\\pi") {
+        (crate::answer_words::degrees_as_radians(g), None)
+    } else {
+        (None, None)
+    };
     verdict_from_equiv(
-        gold,
-        &extracted,
+        gold_rad.as_deref().unwrap_or(gold),
+        pred_rad.as_deref().unwrap_or(pred),
         &opts.equiv_options(),
         Some(extracted.clone()),
     )

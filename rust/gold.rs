@@ -51,7 +51,7 @@ pub fn reduce_gold(gold: &str) -> GoldAnswer<'_> {
     let g = trim(gold);
     if !is_solution_text(g) {
         return GoldAnswer {
-            answer: gold,
+            answer: glossed_answer(g).unwrap_or(gold),
             rule: GoldRule::AsWritten,
         };
     }
@@ -92,6 +92,90 @@ pub fn reduce_gold(gold: &str) -> GoldAnswer<'_> {
         answer: gold,
         rule: GoldRule::Unreduced,
     }
+}
+
+/// The answer of a gold that glosses it or states it in a sentence (issue 33), or `None`:
+///
+/// - an alternative that restates it: `2*C(10, 5), or equivalently 504` and `\frac{1}{2} (that is,
+///   0.5)` are the plain value when it has no prose (both sides are one value), else the first part;
+/// - a gloss in parentheses is not part of the answer: `900 (i.e., all values)`, `\frac{\sqrt3}{2}
+///   (approximately 0.866)`, `12 (cm)`;
+/// - a sentence of prose with one number states it: `The limit exists and is equal to 3`, `There
+///   are 20 such numbers.`
+///
+/// "or" alone is no alternative: `$x=4$ or $x=-4$` lists two solutions, and stays as written.
+fn glossed_answer(g: &str) -> Option<&str> {
+    // A plain answer (a number, a formula) has no space before a letter: nothing to read.
+    let b = g.as_bytes();
+    if !b
+        .windows(2)
+        .any(|w| w[0] == b' ' && (w[1].is_ascii_alphabetic() || w[1] == b'('))
+    {
+        return None;
+    }
+    let lower = g.to_ascii_lowercase();
+    const RESTATES: &[&str] = &[
+        ", or equivalently ",
+        " or equivalently ",
+        ", equivalently ",
+        " (equivalently ",
+        " (i.e., ",
+        " (i.e. ",
+        ", i.e., ",
+        " (that is, ",
+        " (that is ",
+        ", that is, ",
+    ];
+    const APPROXIMATES: &[&str] = &[" (approximately ", " (approx. ", " (about ", " (≈"];
+    for (list, restates) in [(RESTATES, true), (APPROXIMATES, false)] {
+        if let Some((at, len)) = list
+            .iter()
+            .find_map(|p| lower.find(p).map(|i| (i, p.len())))
+        {
+            let first = trim(&g[..at]);
+            let paren = g[at..at + len].contains('(');
+            let mut alt = trim(&g[at + len..]);
+            if paren {
+                alt = trim(alt.strip_suffix(')')?);
+            }
+            alt = alt.strip_suffix('.').unwrap_or(alt);
+            if first.is_empty() {
+                return None;
+            }
+            let plain = |s: &str| {
+                s.bytes().any(|c| c.is_ascii_digit())
+                    && !s
+                        .split(|c: char| !c.is_ascii_alphabetic())
+                        .any(|w| w.len() >= 3)
+            };
+            return Some(if restates && plain(alt) { alt } else { first });
+        }
+    }
+    // `12 (cm)`: one or two words in closing parentheses after a value.
+    if let Some(open) = g.strip_suffix(')').and_then(|r| r.rfind(" (")) {
+        let inner = &g[open + 2..g.len() - 1];
+        let first = trim(&g[..open]);
+        if !inner.is_empty()
+            && inner.split(' ').count() <= 2
+            && inner.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+            && first.bytes().any(|c| c.is_ascii_digit())
+            && !first.contains(['(', ' '])
+        {
+            return Some(first);
+        }
+    }
+    // A sentence that states one number: its value.
+    if !g.contains(['\\', '$'])
+        && g.split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() >= 2)
+            .count()
+            >= 3
+        && crate::number::scan_numbers(g).len() == 1
+    {
+        return crate::extract::sentence::sentence_value(g)
+            .filter(|v| crate::number::parse_number(v).is_some());
+    }
+    None
 }
 
 /// Are two boxes of a gold one answer? As for a response (`scan::boxes`), but only across a few
@@ -441,6 +525,36 @@ mod tests {
             gold_plan("Solution: no answer here at all, just words.", Kind::Auto).letter,
             None
         );
+    }
+
+    /// Issue 33: a gloss, a restating alternative or a sentence around the gold's answer.
+    #[test]
+    fn glosses_alternatives_and_sentences() {
+        for (g, want) in [
+            ("2*C(10, 5), or equivalently 504", "504"),
+            ("900 (i.e., all values)", "900"),
+            ("\\frac{1}{2} (that is, 0.5)", "0.5"),
+            (
+                "$\\frac{\\sqrt{3}}{2}$ (approximately 0.866)",
+                "$\\frac{\\sqrt{3}}{2}$",
+            ),
+            ("12 (cm)", "12"),
+            ("The limit exists and is equal to 3", "3"),
+            ("There are 20 such numbers.", "20"),
+        ] {
+            assert_eq!(reduce(g), (want, "as_written"), "{g}");
+        }
+        // Left as written: solutions listed with "or", a tuple, a formula, prose without a value.
+        for g in [
+            "$x=4$ or $x=-4$",
+            "(2, 3)",
+            "f(x) = x^2",
+            "The sequence is not periodic",
+            "all odd n greater than 1",
+            "x (cm) and 3",
+        ] {
+            assert_eq!(reduce(g), (g, "as_written"), "{g}");
+        }
     }
 
     /// Issue 33: GSM-Plus writes "#### None" when a question has no answer.

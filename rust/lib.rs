@@ -21,6 +21,7 @@
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
 //! - [`unanswerable`]: protocol B, UMWP / SelfAware unanswerable-problem detection.
 
+pub mod answer_words;
 pub mod batch;
 pub mod check;
 pub mod choice;

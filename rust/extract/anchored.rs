@@ -92,8 +92,11 @@ pub(super) fn answer_after_anchor(
     if let Some(b) = box_at(rest, 0) {
         return answer(b.content(rest).to_string());
     }
-    if let Some((content, _)) = math_span_at(rest, 0) {
-        return answer(unboxed(content.trim()));
+    if let Some((content, span_end)) = math_span_at(rest, 0) {
+        // "$\angle 2$ measures 52 degrees": the span names what the sentence states (issue 33).
+        if !names_a_value(&rest[span_end..]) {
+            return answer(unboxed(content.trim()));
+        }
     }
     // "#### Heading" is Markdown, not an answer: a GSM8K-style "####" answer starts like a number.
     // Decided on the first character, before the line is read, so that a run of anchors that all
@@ -189,7 +192,24 @@ pub(super) fn answer_after_anchor(
         return answer(n.to_string());
     }
     ans = ans.trim_end_matches(',');
+    // A sentence of prose with several numbers or a math span: the value it asserts ("the
+    // answer is: $\angle 2$ measures 52 degrees" -> 52), when it can be read (issue 33).
+    if shape.words >= 2 && (shape.math || shape.numbers() >= 2) {
+        if let Some(v) = super::sentence::sentence_value(ans) {
+            return answer(v.to_string());
+        }
+    }
     answer(ans.to_string())
+}
+
+/// Does the text after a math span that opens an anchored sentence go on to state its value
+/// ("$\angle 2$ measures 52 degrees", "$x$ is 4")? A verb and then a digit on the same line.
+fn names_a_value(after: &str) -> bool {
+    let line = after.split('\n').next().unwrap_or("");
+    ["measures ", "is ", "equals ", "are "]
+        .iter()
+        .any(|v| line.trim_start().starts_with(v))
+        && line.bytes().any(|c| c.is_ascii_digit())
 }
 
 /// The number in an anchored sentence when a connective follows it ("12, not 15" -> "12"): the

@@ -23,6 +23,7 @@ mod anchors;
 mod fallbacks;
 mod languages;
 mod numbers;
+pub(crate) mod sentence;
 mod spans;
 
 use anchored::{answer_after_anchor, AfterAnchor};
@@ -131,7 +132,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
     }
     match (span.map(|(m, _, end)| (m, end)), number) {
         (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
-            answer: text[ns..ne].to_string(),
+            answer: closing_sentence_value(text, ns, ne),
             by: ExtractedBy::LastNumber,
         }),
         (Some((m, _)), _) => Some(Extracted {
@@ -139,7 +140,7 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             by: ExtractedBy::MathSpan,
         }),
         (None, Some((ns, ne))) => Some(Extracted {
-            answer: text[ns..ne].to_string(),
+            answer: closing_sentence_value(text, ns, ne),
             by: ExtractedBy::LastNumber,
         }),
         (None, None) => short_whole_answer(text).map(|a| Extracted {
@@ -147,6 +148,52 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             by: ExtractedBy::WholeResponse,
         }),
     }
+}
+
+/// The last number of a response without anchor or box, `text[ns..ne]`, or the value its
+/// sentence asserts when that sentence is prose with several numbers ("So there are 239 such
+/// strings of length 6." -> `239`, not `6`; issue 33). Only this fallback pays for the reading.
+fn closing_sentence_value(text: &str, ns: usize, ne: usize) -> String {
+    let b = text.as_bytes();
+    // A computed result ("$40 + $10 + $7 = $57.00", "500-250 = 250 customers") is the answer, as
+    // in a GSM8K solution: only a number after a name ("x = 1") or in prose is read further.
+    let before = text[..ns].trim_end_matches([' ', '$']);
+    if let Some(lhs) = before.strip_suffix('=') {
+        if lhs
+            .trim_end_matches([' ', '$'])
+            .ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '}')
+        {
+            return text[ns..ne].to_string();
+        }
+    }
+    // The sentence: from the last '\n' or sentence end (". ", "! ", "? ") before the number.
+    let mut start = ns;
+    while start > 0 {
+        let c = b[start - 1];
+        if c == b'\n' || (matches!(c, b'.' | b'!' | b'?') && b.get(start) == Some(&b' ')) {
+            break;
+        }
+        start -= 1;
+    }
+    let mut end = ne;
+    while end < b.len()
+        && b[end] != b'\n'
+        && !(b[end] == b'.' && b.get(end + 1).is_none_or(|&c| c == b' ' || c == b'\n'))
+    {
+        end += 1;
+    }
+    let sentence = &text[start..end];
+    let words = sentence
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 2)
+        .count();
+    if words >= 2 && crate::number::scan_numbers(sentence).len() >= 2 {
+        crate::work::count(sentence.len());
+        if let Some(v) = sentence::sentence_value(sentence) {
+            return v.to_string();
+        }
+    }
+    text[ns..ne].to_string()
 }
 
 /// The last run of joined boxes after byte `pos`, when there is a box there.

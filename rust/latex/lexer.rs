@@ -203,6 +203,10 @@ impl Lexer<'_> {
                 '√' => self.push(Tok::Cmd("sqrt".into()), pos),
                 'π' => self.push(Tok::Name("pi".into()), pos),
                 '∞' => self.push(Tok::Cmd("infty".into()), pos),
+                // Full-width relations of Chinese and Japanese texts (issue 33).
+                '＝' => self.push(Tok::Rel(RelOp::Eq), pos),
+                '＜' => self.push(Tok::Rel(RelOp::Lt), pos),
+                '＞' => self.push(Tok::Rel(RelOp::Gt), pos),
                 '≤' | '⩽' => self.push(Tok::Rel(RelOp::Le), pos),
                 '≥' | '⩾' => self.push(Tok::Rel(RelOp::Ge), pos),
                 '≠' => self.push(Tok::Rel(RelOp::Ne), pos),
@@ -501,7 +505,8 @@ impl Lexer<'_> {
             "lvert" | "rvert" | "vert" | "mid" => Tok::Op('|'),
             "colon" => Tok::Op(':'),
             "prime" => Tok::Op('\''),
-            "circ" | "degree" => {
+            // `\textcirc`, `\textdegree`: the degree sign of text mode (golds, issue 33).
+            "circ" | "degree" | "textcirc" | "textdegree" => {
                 // `^\circ`, `^{\circ}`: drop the degree mark and its `^`.
                 self.drop_degree_power();
                 return Ok(());

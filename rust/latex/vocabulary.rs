@@ -139,6 +139,8 @@ pub const KNOWN_COMMANDS: &[&str] = &[
     "Longrightarrow",
     "circ",
     "degree",
+    "textcirc",
+    "textdegree",
     "displaystyle",
     "textstyle",
     "mod",

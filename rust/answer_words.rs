@@ -1,0 +1,481 @@
+//! Answers a person writes in words or in a form the equivalence engine does not read, rewritten to
+//! the form it does (issue 33, docs/policies.md "Answers in words"):
+//!
+//! - an ordinal: `12^{\mathrm{th}}`, `12th` → `12`; `\text{only } x=0` → `x=0`;
+//! - a set in words: `all real numbers` → `\mathbb{R}`, `all real numbers except -4` and
+//!   `\mathbb{R} \setminus \{-4\}` → `(-\infty,-4)\cup(-4,\infty)`, `all nonnegative real numbers`
+//!   → `[0,\infty)`;
+//! - set-builder notation: `\{x \mid -1 < x < 1\}` → `-1 < x < 1` (the engine reads inequalities);
+//! - inequalities joined by "or": `4 < m \leq 8 \text{ or } 10 \leq m < 12` → `(4,8]\cup[10,12)`,
+//!   `a \leqslant -2 \text{ or } a = 1` → `(-\infty,-2]\cup\{1\}`;
+//! - a function of one variable named otherwise than the gold's: `f(m) = 2m + 1007` against
+//!   `f(n)=2n+1007` is written in `n` (`function_in_var`, called where both are known).
+//!
+//! Each rewrite keeps every value of the answer, so a wrong answer stays wrong; what is not
+//! recognised exactly is left as written (`None`).
+
+/// The rewritten answer, or `None` when no rule applies.
+pub fn rewrite(answer: &str) -> Option<String> {
+    // A plain number or formula without letters has nothing to rewrite (the common case).
+    if !answer.bytes().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let plain = unwrap_text(answer);
+    let s = plain.trim().trim_end_matches('.').trim();
+    if let Some(n) = ordinal(s) {
+        return Some(n.to_string());
+    }
+    if let Some(rest) = s.strip_prefix("only ") {
+        return Some(rest.trim().to_string());
+    }
+    if let Some(set) = set_in_words(s) {
+        return Some(set);
+    }
+    if let Some(values) = labelled_values(s) {
+        return Some(values);
+    }
+    if let Some(set) = finite_difference(s) {
+        return Some(set);
+    }
+    if let Some(cond) = set_builder(s) {
+        return Some(cond.to_string());
+    }
+    inequality_union(s)
+}
+
+/// `\text{…}`, `\textrm{…}`, `\mathrm{…}` replaced by their content; `$` removed.
+fn unwrap_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while !rest.is_empty() {
+        let hit = ["\\text{", "\\textrm{", "\\mathrm{", "\\textbf{"]
+            .iter()
+            .filter_map(|p| rest.find(p).map(|i| (i, p.len())))
+            .min();
+        let Some((i, len)) = hit else {
+            out.push_str(rest);
+            break;
+        };
+        out.push_str(&rest[..i]);
+        let inner = &rest[i + len..];
+        let Some(close) = inner.find('}') else {
+            out.push_str(&rest[i..]);
+            break;
+        };
+        out.push_str(&inner[..close]);
+        rest = &inner[close + 1..];
+    }
+    out.replace('$', "")
+}
+
+/// `12^{th}`, `12^th`, `12th`, `1st`, `2^{nd}` → the number.
+fn ordinal(s: &str) -> Option<&str> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = s[digits..].trim_start();
+    let rest = rest.strip_prefix('^').unwrap_or(rest);
+    let rest = rest.trim_matches(['{', '}', ' ']);
+    matches!(rest, "th" | "st" | "nd" | "rd").then(|| &s[..digits])
+}
+
+/// A set of reals in words or as a difference with one point.
+fn set_in_words(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let lower = lower.trim();
+    const REALS: &[&str] = &[
+        "all real numbers",
+        "all reals",
+        "the set of all real numbers",
+    ];
+    const HALVES: &[(&str, &str)] = &[
+        ("all nonnegative real numbers", "[0,\\infty)"),
+        ("all non-negative real numbers", "[0,\\infty)"),
+        ("all positive real numbers", "(0,\\infty)"),
+        ("all negative real numbers", "(-\\infty,0)"),
+        ("all nonpositive real numbers", "(-\\infty,0]"),
+        ("all non-positive real numbers", "(-\\infty,0]"),
+    ];
+    if let Some(&(_, set)) = HALVES.iter().find(|(w, _)| lower == *w) {
+        return Some(set.to_string());
+    }
+    if REALS.contains(&lower) {
+        return Some("\\mathbb{R}".to_string());
+    }
+    // "all real numbers except -4", "... except x = -4", "\mathbb{R} \setminus \{-4\}".
+    let point = REALS
+        .iter()
+        .find_map(|r| {
+            let rest = lower.strip_prefix(r)?.trim_start();
+            rest.strip_prefix("except")
+                .or_else(|| rest.strip_prefix("other than"))
+                .map(|p| (p, false))
+        })
+        .or_else(|| {
+            let rest = s
+                .strip_prefix("\\mathbb{R}")
+                .or_else(|| s.strip_prefix("\\mathbb R"))?
+                .trim_start();
+            let rest = rest
+                .strip_prefix("\\setminus")
+                .or_else(|| rest.strip_prefix("\\backslash"))
+                .or_else(|| rest.strip_prefix('-'))?
+                .trim();
+            Some((rest, true))
+        })?;
+    let (mut p, braced) = (point.0.trim(), point.1);
+    if braced {
+        p = p.strip_prefix("\\{")?.strip_suffix("\\}")?.trim();
+    } else if let Some(v) = p.split_once('=') {
+        // "except x = -4": a one-letter name.
+        let name = v.0.trim();
+        if name.len() != 1 || !name.bytes().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        p = v.1.trim();
+    }
+    // One point: a number or a short expression without commas or words.
+    let ok = !p.is_empty()
+        && !p.contains([',', ' ', ';'])
+        && p.bytes().any(|c| c.is_ascii_digit())
+        && !p
+            .bytes()
+            .any(|c| c.is_ascii_alphabetic() && !p.contains('\\'));
+    ok.then(|| format!("(-\\infty,{p})\\cup({p},\\infty)"))
+}
+
+/// `Minimum: 1, Maximum: 3` → `1, 3`: every part a label, a colon and a value, in their order.
+fn labelled_values(s: &str) -> Option<String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut values = Vec::with_capacity(parts.len());
+    for p in parts {
+        let (label, value) = p.split_once(':')?;
+        let label = label.trim();
+        let value = value.trim();
+        if label.is_empty()
+            || !label.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+            || value.is_empty()
+            || value.contains(':')
+        {
+            return None;
+        }
+        values.push(value);
+    }
+    Some(values.join(", "))
+}
+
+/// `\{1,2,3,4\} \setminus \{4\}` → `\{1,2,3\}`: every removed element must be listed.
+fn finite_difference(s: &str) -> Option<String> {
+    let (a, b) = s.split_once("\\setminus")?;
+    let inner = |t: &str| -> Option<Vec<String>> {
+        let t = t.trim().strip_prefix("\\{")?.strip_suffix("\\}")?;
+        Some(t.split(',').map(|e| e.trim().to_string()).collect())
+    };
+    let mut kept = inner(a)?;
+    for e in inner(b)? {
+        let at = kept.iter().position(|k| *k == e)?;
+        kept.remove(at);
+    }
+    Some(format!("\\{{{}\\}}", kept.join(",")))
+}
+
+/// A degree measure `120^\circ`, `120°`, `120^{\circ}` as radians, `\frac{120\pi}{180}`, for a
+/// comparison with a side in radians (a `\pi`); `None` for anything else.
+pub fn degrees_as_radians(s: &str) -> Option<String> {
+    let s = s.trim().trim_matches('$').trim();
+    let digits = s
+        .bytes()
+        .take_while(|c| c.is_ascii_digit() || *c == b'.' || *c == b'-')
+        .count();
+    let (n, mark) = s.split_at(digits);
+    let is_degree = matches!(
+        mark.trim(),
+        "^\\circ" | "^{\\circ}" | "°" | "^\\degree" | "\\degree" | "^{\\degree}" | "\\textcirc"
+    );
+    (is_degree && n.bytes().any(|c| c.is_ascii_digit()))
+        .then(|| format!("\\frac{{{n}\\pi}}{{180}}"))
+}
+
+/// `\{x \mid -1 < x < 1\}`, `\{x | …\}`, `\{x : …\}` → the condition.
+fn set_builder(s: &str) -> Option<&str> {
+    let inner = s.strip_prefix("\\{")?.strip_suffix("\\}")?.trim();
+    let (var, cond) = ["\\mid", "|", ":"]
+        .iter()
+        .find_map(|sep| inner.split_once(sep))?;
+    let var = var.trim();
+    let cond = cond.trim();
+    let one_letter = var.len() == 1 && var.bytes().all(|c| c.is_ascii_alphabetic());
+    // The condition must be about that variable and hold no further set operation.
+    (one_letter && cond.contains(var) && !cond.contains("\\{")).then_some(cond)
+}
+
+/// A relation of the inequality pieces.
+#[derive(Clone, Copy, PartialEq)]
+enum Rel {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+}
+
+/// The relation at the start of `s` and its length.
+fn rel_at(s: &str) -> Option<(Rel, usize)> {
+    const RELS: &[(&str, Rel)] = &[
+        ("\\leqslant", Rel::Le),
+        ("\\geqslant", Rel::Ge),
+        ("\\leq", Rel::Le),
+        ("\\geq", Rel::Ge),
+        ("\\le", Rel::Le),
+        ("\\ge", Rel::Ge),
+        ("<=", Rel::Le),
+        (">=", Rel::Ge),
+        ("≤", Rel::Le),
+        ("≥", Rel::Ge),
+        ("<", Rel::Lt),
+        (">", Rel::Gt),
+        ("=", Rel::Eq),
+    ];
+    RELS.iter()
+        .find(|(p, _)| {
+            s.starts_with(p)
+                && !s[p.len()..]
+                    .starts_with(|c: char| c.is_ascii_alphabetic() && p.starts_with('\\'))
+        })
+        .map(|&(p, r)| (r, p.len()))
+}
+
+/// `a < m \leq b or m = c or …` → a union of intervals and points; `None` unless every piece is a
+/// chain in the same one-letter variable.
+fn inequality_union(s: &str) -> Option<String> {
+    let parts: Vec<&str> = s.split(" or ").map(str::trim).collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut var: Option<String> = None;
+    let mut out = Vec::new();
+    for part in parts {
+        // Split into terms and relations.
+        let mut terms = Vec::new();
+        let mut rels = Vec::new();
+        let mut cur = String::new();
+        let mut i = 0;
+        while i < part.len() {
+            if let Some((r, len)) = rel_at(&part[i..]) {
+                terms.push(cur.trim().to_string());
+                cur.clear();
+                rels.push(r);
+                i += len;
+            } else {
+                let ch = part[i..].chars().next()?;
+                cur.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+        terms.push(cur.trim().to_string());
+        let is_var = |t: &str| t.len() == 1 && t.bytes().all(|c| c.is_ascii_alphabetic());
+        let value = |t: &str| !t.is_empty() && !is_var(t) && t.bytes().any(|c| c.is_ascii_digit());
+        let (v, piece) = match (terms.as_slice(), rels.as_slice()) {
+            // a < x < b (both relations pointing the same way)
+            ([a, x, b], [r1, r2]) if is_var(x) && value(a) && value(b) => {
+                let lo_open = matches!(r1, Rel::Lt);
+                let hi_open = matches!(r2, Rel::Lt);
+                if !matches!(r1, Rel::Lt | Rel::Le) || !matches!(r2, Rel::Lt | Rel::Le) {
+                    return None;
+                }
+                let (l, r) = (
+                    if lo_open { '(' } else { '[' },
+                    if hi_open { ')' } else { ']' },
+                );
+                (x.clone(), format!("{l}{a},{b}{r}"))
+            }
+            ([x, a], [r]) if is_var(x) && value(a) => (x.clone(), half(*r, a)?),
+            ([a, x], [r]) if is_var(x) && value(a) => (x.clone(), half(flip(*r), a)?),
+            _ => return None,
+        };
+        if var.get_or_insert_with(|| v.clone()) != &v {
+            return None;
+        }
+        out.push(piece);
+    }
+    Some(out.join("\\cup"))
+}
+
+/// `x REL a` as an interval or a point.
+fn half(r: Rel, a: &str) -> Option<String> {
+    Some(match r {
+        Rel::Lt => format!("(-\\infty,{a})"),
+        Rel::Le => format!("(-\\infty,{a}]"),
+        Rel::Gt => format!("({a},\\infty)"),
+        Rel::Ge => format!("[{a},\\infty)"),
+        Rel::Eq => format!("\\{{{a}\\}}"),
+    })
+}
+
+fn flip(r: Rel) -> Rel {
+    match r {
+        Rel::Lt => Rel::Gt,
+        Rel::Le => Rel::Ge,
+        Rel::Gt => Rel::Lt,
+        Rel::Ge => Rel::Le,
+        Rel::Eq => Rel::Eq,
+    }
+}
+
+/// The variable of a function of one variable defined by the answer: `f(z)=z` → `z`; `None` for
+/// anything else (two definitions, `P(A)=…`, `f(1)=…`).
+pub fn function_var(s: &str) -> Option<u8> {
+    let b = s.as_bytes();
+    if b.len() < 6 || !b[0].is_ascii_alphabetic() || b[1] != b'(' || b[3] != b')' || s.contains(',')
+    {
+        return None;
+    }
+    s[4..]
+        .trim_start()
+        .starts_with('=')
+        .then_some(b[2])
+        .filter(u8::is_ascii_lowercase)
+}
+
+/// `f(m) = 2m + 1007` written in the variable `to`: `f(n)= 2n + 1007`; `None` unless the variable
+/// is a lone letter everywhere and `to` appears nowhere in the answer.
+pub fn function_in_var(s: &str, to: u8) -> Option<String> {
+    let v = function_var(s)?;
+    if v == to || s.as_bytes().contains(&to) {
+        return None;
+    }
+    let rhs = s[4..].trim_start().strip_prefix('=')?;
+    let mut out = String::with_capacity(s.len());
+    out.push(char::from(s.as_bytes()[0]));
+    out.push('(');
+    out.push(char::from(to));
+    out.push_str(")=");
+    let rb = rhs.as_bytes();
+    let mut i = 0;
+    while i < rb.len() {
+        let c = rb[i];
+        if c == b'\\' {
+            // A command: copied whole.
+            let start = i;
+            i += 1;
+            while i < rb.len() && rb[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            out.push_str(&rhs[start..i]);
+            continue;
+        }
+        if c == v {
+            let before = i > 0 && rb[i - 1].is_ascii_alphabetic();
+            let after = rb.get(i + 1).is_some_and(u8::is_ascii_alphabetic);
+            if before || after {
+                return None;
+            }
+            out.push(char::from(to));
+            i += 1;
+            continue;
+        }
+        let ch = rhs[i..].chars().next()?;
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{degrees_as_radians, function_in_var, rewrite};
+
+    #[test]
+    fn degrees_read_as_radians() {
+        assert_eq!(
+            degrees_as_radians("120^\\circ").as_deref(),
+            Some("\\frac{120\\pi}{180}")
+        );
+        assert_eq!(
+            degrees_as_radians("$30°$").as_deref(),
+            Some("\\frac{30\\pi}{180}")
+        );
+        assert_eq!(degrees_as_radians("120"), None);
+        assert_eq!(degrees_as_radians("x^\\circ"), None);
+    }
+
+    #[test]
+    fn a_function_in_another_variable() {
+        assert_eq!(function_in_var("f(z)=z", b'x').as_deref(), Some("f(x)=x"));
+        assert_eq!(
+            function_in_var("f(m) = 2m + 1007", b'n').as_deref(),
+            Some("f(n)= 2n + 1007")
+        );
+        assert_eq!(
+            function_in_var("f(n)=\\sin n", b'x').as_deref(),
+            Some("f(x)=\\sin x")
+        );
+        for (s, to) in [
+            ("f(z)=z+x", b'x'),
+            ("f(n)=n, g(n)=1", b'x'),
+            ("P(A)=0.5", b'x'),
+            ("f(m)=mn", b'n'),
+        ] {
+            assert_eq!(function_in_var(s, to), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn rewrites_what_people_write() {
+        for (a, want) in [
+            ("12^{\\mathrm{th}}", "12"),
+            ("13^{\\text{th}}", "13"),
+            ("21st", "21"),
+            ("\\text{only } x=0", "x=0"),
+            ("\\text{all real numbers}", "\\mathbb{R}"),
+            (
+                "\\text{all real numbers except } -4",
+                "(-\\infty,-4)\\cup(-4,\\infty)",
+            ),
+            (
+                "all real numbers except x = 4",
+                "(-\\infty,4)\\cup(4,\\infty)",
+            ),
+            (
+                "\\mathbb{R} \\setminus \\{-4\\}",
+                "(-\\infty,-4)\\cup(-4,\\infty)",
+            ),
+            ("\\text{all nonnegative real numbers}", "[0,\\infty)"),
+            ("\\{x \\mid -1 < x < 1\\}", "-1 < x < 1"),
+            (
+                "4 < m \\leq 8 \\text{ or } 10 \\leq m < 12",
+                "(4,8]\\cup[10,12)",
+            ),
+            (
+                "a \\leqslant -2 \\text{ or } a = 1",
+                "(-\\infty,-2]\\cup\\{1\\}",
+            ),
+            ("\\text{Minimum: } 1, \\text{ Maximum: } 3", "1, 3"),
+            ("\\{1,2,3,4\\} \\setminus \\{4\\}", "\\{1,2,3\\}"),
+        ] {
+            assert_eq!(rewrite(a).as_deref(), Some(want), "{a}");
+        }
+    }
+
+    #[test]
+    fn leaves_what_it_does_not_know() {
+        for a in [
+            "12",
+            "\\frac{3}{8}",
+            "x^2 + 1",
+            "\\text{all real numbers except } -4, 4",
+            "\\{1,2,3\\} \\setminus \\{4\\}",
+            "Minimum: 1",
+            "4 < m \\leq 8 \\text{ or } 10 \\leq n < 12",
+            "f(z)=z",
+            "3 \\text{ or } 5",
+            "June",
+        ] {
+            assert_eq!(rewrite(a), None, "{a}");
+        }
+    }
+}

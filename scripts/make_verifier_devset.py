@@ -1,0 +1,884 @@
+"""Build the human-labelled verifier development set, ``tests/data/verifier/devset.jsonl`` (issue 33).
+
+    .venv/bin/python scripts/make_verifier_devset.py
+
+Three sources, each row labelled by reading the response as a careful grader ("is the final answer
+correct?"); the labels are written here, by hand, never computed by a grader:
+
+* ``qwen25math``: real Qwen2.5-Math-7B-Instruct responses to MATH problems, read from the bundled
+  ``data/answer_check/qwen25math_math_cot_100_graded.jsonl`` (MIT): every response that some recorded
+  grader rejected (72, real near misses) and 128 that all accepted (one or two per problem).
+* ``nemo_skills``: real model responses from NeMo-Skills' test outputs, read from the bundled
+  ``tests/data/peer_suites/nemo_skills_outputs.jsonl`` (Apache-2.0); only the rows whose final answer can be
+  read from the response (truncated or off-task rows are left out), labelled by us, not by NeMo-Skills'
+  grader (which reads its own extraction and disagrees with a person on a few rows, listed in NEMO_LABELS).
+* ``constructed``: responses written by us, one class of issue 33 at a time, each correct item next to a
+  near miss (the rounding of another value, one part of two, a reordered pair, the right number of the
+  wrong quantity or unit).
+
+The script reads only files of this repository and writes one JSON line per item:
+``id, source, cls, gold, response, label, doubtful, note``.
+"""
+
+# ruff: noqa: E501  (the hand-written items below are one per line, long strings kept whole)
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "data" / "verifier" / "devset.jsonl"
+QWEN = ROOT / "data" / "answer_check" / "qwen25math_math_cot_100_graded.jsonl"
+NEMO = ROOT / "tests" / "data" / "peer_suites" / "nemo_skills_outputs.jsonl"
+QWEN_VERDICTS = (
+    "qwen_grader_verdict",
+    "math_verify_0_9_0_full_response",
+    "math_verify_0_9_0_on_qwen_extracted",
+    "prm800k_grade_answer_on_qwen_extracted",
+)
+
+# --- qwen25math: our labels where a careful grader differs from "all recorded graders rejected" ------
+# Gold "4:30p.." is MATH's "4:30 p.m." with its \text stripped; the response says 4:30 p.m.
+QWEN_CORRECT_ALTHOUGH_REJECTED = {(3, s) for s in range(8)} | {(72, 7)}
+# Accepted by every grader and correct, but the response degenerates into noise after its boxed answer.
+QWEN_DOUBTFUL = {(25, 1), (45, 5)}
+
+# --- nemo_skills: (row number) -> (label, doubtful, note); rows not listed are left out ----------------
+_NEMO_TRUE = (
+    "0001 0002 0003 0004 0005 0006 0007 0008 0009 0011 0014 0016 0018 0019 0020 0021 0022 0024 0029 0031 "
+    "0037 0039 0040 0043 0044 0045 0046 0047 0051 0052 0053 0056 0057 0058 0059 0061 0063 0065 0066 0068 "
+    "0069 0070 0072 0073 0074 0075 0076 0078 0079 0081 0083 0085 0086 0087 0089 0093 0094 0095 0096 0097 "
+    "0100 0101 0102 0103 0104 0109 0111 0113 0114 0115 0118 0119 0120 0122 0123 0124 0126 0127 0128 0129 "
+    "0130 0131 0133 0136 0137 0138 0139 0142 0143 0144 0145 0146 0147 0149"
+).split()
+NEMO_LABELS: dict[str, tuple[bool, bool, str]] = {k: (True, False, "") for k in _NEMO_TRUE}
+NEMO_LABELS.update(
+    {
+        "0121": (True, False, "no box: the closing sentence states 60 as the least common multiple"),
+        "0135": (True, False, "no box: the closing sentence ends in 11/15"),
+        "0116": (True, False, "NeMo-Skills rejects (no box); 'Thus, the answer is: \\[207/64\\]' is right"),
+        "0023": (True, False, "NeMo-Skills rejects '\\boxed{1320 km}'; the unit is the one asked for"),
+        "0026": (True, False, "NeMo-Skills rejects '\\boxed{(x+y)^2=81}'; the asked quantity is named"),
+        "0098": (True, True, "NeMo-Skills rejects; the closing sentence states \\fbox{958}"),
+        "0035": (True, True, "boxed answer, then the model starts an unrelated new question"),
+        "0064": (True, True, "boxed answer, then the model starts an unrelated new question"),
+        "0017": (False, False, "(9, 19) against (5, -5)"),
+        "0117": (False, False, "(8, 10) against (5, -5)"),
+        "0088": (False, False, "-1 against 0"),
+        "0108": (False, False, "5 against 7"),
+        "0132": (False, False, "near miss: a^2+b^2+c^2 lacks the -4R^2 term"),
+        "0071": (False, False, "answers another question"),
+        "0030": (False, False, "answers another question with a vector"),
+    }
+)
+
+# --- constructed: (class, gold, response, label, note) --------------------------------------------------
+C1 = "c1_anchor_sentence"
+C2 = "c2_closing_prose"
+C3 = "c3_heading"
+C4 = "c4_gold_alternatives"
+C5 = "c5_equivalence"
+C6 = "c6_correction"
+C7 = "c7_set_in_words"
+C8 = "c8_none_gold"
+BASE = "step_by_step"
+
+CONSTRUCTED: list[tuple[str, str, str, bool, str]] = [
+    # 1. An answer sentence after the anchor
+    (
+        C1,
+        "36",
+        "Gerald's old time was 40 seconds. Improving by 10% means 40 × 0.9 = 36.\nThe answer is: Gerald's new time is 36 seconds.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "36",
+        "Gerald's old time was 40 seconds. Improving by 15% means 40 × 0.85 = 34.\nThe answer is: Gerald's new time is 34 seconds.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "15",
+        "Water is 25% of the 60 liters: 0.25 × 60 = 15.\nThe answer is: the mixture contains 15 liters of water.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "15",
+        "Water is 75% of the 60 liters: 0.75 × 60 = 45.\nThe answer is: the mixture contains 45 liters of water.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "45",
+        "The mixture has 60 liters and a quarter of it is alcohol.\nThe answer is: the mixture contains 60 liters in total, of which 15 liters are water.",
+        False,
+        "near miss: the gold's quantity is not what the sentence asserts",
+    ),
+    (
+        C1,
+        "9360",
+        "Her salary of $9000 rises by 4%: 9000 × 1.04 = 9360.\nTherefore, the answer is: her salary will be $9360",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "9360",
+        "Her salary of $9000 rises by 4%, then falls by $360.\nTherefore, the answer is: her salary will be $9360 − $360 = $9000",
+        False,
+        "the sentence's value is its result, 9000",
+    ),
+    (
+        C1,
+        "5",
+        "Only the fifth option satisfies all three conditions. The answer is 5!",
+        True,
+        "an exclamation, not a factorial",
+    ),
+    (C1, "5", "Only the sixth option satisfies all three conditions. The answer is 6!", False, ""),
+    (
+        C1,
+        "55",
+        "Since a ∥ b, ∠3 and ∠1 are corresponding angles, so ∠3 = ∠1 = 55°.\nThe answer is ∠3＝55°.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "55",
+        "Since a ∥ b, ∠3 and ∠1 are supplementary, so ∠3 = 180° − 55° = 125°.\nThe answer is ∠3＝125°.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "52",
+        "Angle 1 and angle 2 are complementary, so angle 2 = 90° − 38° = 52°.\nThe answer is: $\\angle 2$ measures 52 degrees.",
+        True,
+        "the angle's name holds a 2",
+    ),
+    (
+        C1,
+        "52",
+        "Angle 1 and angle 2 are equal, so angle 2 = 38°.\nThe answer is: $\\angle 2$ measures 38 degrees.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "7",
+        "She picked 12 apples and ate 5 of them, so 12 − 5 = 7 remain.\nThe answer is: there are 7 apples left in the basket.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "7",
+        "She picked 12 apples and ate 5 of them.\nThe answer is: there were 12 apples in the basket.",
+        False,
+        "answers another quantity",
+    ),
+    (
+        C1,
+        "3.5",
+        "The bill is $14 shared by 4 friends: 14 / 4 = 3.5.\nThe final answer is: each friend pays $3.50.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "3.5",
+        "The bill is $14 shared by 4 friends.\nThe final answer is: each friend pays $3.05.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "250",
+        "At 50 km/h for 5 hours the car covers 50 × 5 = 250 km.\nThe answer is: the car travels 250 km in 5 hours.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "50",
+        "The car covers 250 km in 5 hours, so its speed is 250 / 5.\nThe answer is: the car travels 250 km in 5 hours.",
+        False,
+        "asked for the speed, the sentence asserts the distance",
+    ),
+    (
+        C1,
+        "\\frac{3}{4}",
+        "Three of the four outcomes are favourable.\nThe answer is: the probability is $\\frac{3}{4}$.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "\\frac{3}{4}",
+        "Four of the three outcomes are favourable.\nThe answer is: the probability is $\\frac{4}{3}$.",
+        False,
+        "",
+    ),
+    (C1, "4", "From 3x + 2 = 14 we get 3x = 12, so x = 4.\nThe answer is: the value of x is 4.", True, ""),
+    (C1, "4", "From 3x + 2 = 44 we get 3x = 42, so x = 14.\nThe answer is: the value of x is 14.", False, ""),
+    (
+        C1,
+        "18",
+        "She sells 16 − 3 − 4 = 9 eggs at $2 each.\nAnswer: Janet makes $18 every day at the farmers' market.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "18",
+        "She sells 16 − 3 − 5 = 8 eggs at $2 each.\nAnswer: Janet makes $16 every day at the farmers' market.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "2",
+        "Working together they paint 1/3 + 1/6 = 1/2 of the wall per hour.\nThe answer is: it takes them 2 hours.",
+        True,
+        "",
+    ),
+    (
+        C1,
+        "2",
+        "Working together they paint 1/3 + 1/10 of the wall per hour.\nThe answer is: it takes them 2.5 hours.",
+        False,
+        "",
+    ),
+    (C1, "60", "The triangle is equilateral.\nThe answer is: each angle is 60 degrees.", True, ""),
+    (
+        C1,
+        "60",
+        "The triangle is a right isosceles triangle.\nThe answer is: each acute angle is 45 degrees.",
+        False,
+        "",
+    ),
+    (
+        C1,
+        "12",
+        "The perimeter is 4 × 3 = 12.\nThe answer is: the perimeter of the square is 12 cm.",
+        True,
+        "",
+    ),
+    (C1, "12", "The area is 3 × 3 = 9.\nThe answer is: the area of the square is 9 cm².", False, ""),
+    # 2. No anchor and no box: the closing prose
+    (
+        C2,
+        "239",
+        "Strings of length n avoiding 'aa' satisfy a_n = a_{n-1} + a_{n-2}... after adding the cases we get 239.\nSo there are 239 such strings of length 6.",
+        True,
+        "",
+    ),
+    (C2, "239", "After adding the cases we get 293.\nSo there are 293 such strings of length 6.", False, ""),
+    (
+        C2,
+        "\\frac{n(n-3)}{2}",
+        "Each vertex joins n − 3 non-adjacent vertices and every diagonal is counted twice.\nThe number of diagonals is n(n-3)/2.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "\\frac{n(n-3)}{2}",
+        "Each vertex joins n − 3 non-adjacent vertices.\nThe number of diagonals is n(n-3).",
+        False,
+        "forgets the halving",
+    ),
+    (
+        C2,
+        "No",
+        "Modulo 3, x^2 − 3y^2 ≡ x^2, which is 0 or 1, but 17 ≡ 2 (mod 3).\nThere are no integer solutions to x^2 - 3y^2 = 17.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "none",
+        "Modulo 3, x^2 − 3y^2 ≡ x^2, which is 0 or 1, but 17 ≡ 2 (mod 3).\nThere are no integer solutions to x^2 - 3y^2 = 17.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "Yes",
+        "Modulo 3, x^2 − 3y^2 ≡ x^2, which is 0 or 1, but 17 ≡ 2 (mod 3).\nThere are no integer solutions to x^2 - 3y^2 = 17.",
+        False,
+        "",
+    ),
+    (
+        C2,
+        "No",
+        "The labels sum to 36, so each face would need 36 · 4 / 6 = 24, but the corner at vertex 8 forces 25.\nIt is impossible to label the cube this way.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "Yes",
+        "The labels sum to 36, so each face would need 24, but vertex 8 forces 25.\nIt is impossible to label the cube this way.",
+        False,
+        "",
+    ),
+    (
+        C2,
+        "a=3, b=-4",
+        "Adding the equations gives 2a = 6, then substituting gives b.\nSolving the system we find a = 3 and b = -4.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "a=3, b=-4",
+        "Adding the equations gives 2b = -8, then substituting gives a.\nSolving the system we find a = -4 and b = 3.",
+        False,
+        "swapped",
+    ),
+    (
+        C2,
+        "a=3, b=-4",
+        "Adding the equations gives 2a = 6, then substituting gives b.\nSolving the system we find a = 3 and b = 4.",
+        False,
+        "sign of one part",
+    ),
+    (
+        C2,
+        "12",
+        "There are 5 boys and 7 girls, and 5 + 7 = 12.\nHence the class has 12 students in total.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "12",
+        "There are 5 boys and 7 girls.\nHence the class has 5 boys and 7 girls.",
+        False,
+        "parts, not the asked total",
+    ),
+    (
+        C2,
+        "2",
+        "f(x) = (x − 1)^2 + 2 is smallest at x = 1.\nThus the smallest possible value is 2, attained when x = 1.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "1",
+        "f(x) = (x − 1)^2 + 2 is smallest at x = 1.\nThus the smallest possible value is 2, attained when x = 1.",
+        False,
+        "asked for the minimum value; 1 is where it is attained",
+    ),
+    (
+        C2,
+        "x^2+2x+1",
+        "Multiplying out (x + 1)(x + 1) term by term.\nExpanding, the polynomial is x^2 + 2x + 1.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "x^2+2x+1",
+        "Multiplying out (x + 1)(x − 1) term by term.\nExpanding, the polynomial is x^2 + 2x - 1.",
+        False,
+        "",
+    ),
+    (
+        C2,
+        "7",
+        "2^6 ≡ 1 (mod 9) and 100 = 6·16 + 4, so 2^100 ≡ 2^4 = 16 ≡ 7.\nTherefore 7 is the remainder when 2^{100} is divided by 9.",
+        True,
+        "the last number is the divisor",
+    ),
+    (
+        C2,
+        "9",
+        "2^6 ≡ 1 (mod 9) and 100 = 6·16 + 4, so 2^100 ≡ 16 ≡ 7.\nTherefore 7 is the remainder when 2^{100} is divided by 9.",
+        False,
+        "",
+    ),
+    (
+        C2,
+        "7",
+        "2^6 ≡ 1 (mod 9), so 2^100 ≡ 2^4 ≡ 7.\nTherefore, the remainder when 2^{100} is divided by 9 is 7.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "3, 5",
+        "Case x ≥ 4 gives x = 5 and case x < 4 gives x = 3.\nChecking both cases, the solutions are x = 3 and x = 5.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "3, 5",
+        "Case x ≥ 4 gives x = 5 and case x < 4 gives nothing.\nChecking both cases, the only solution is x = 5.",
+        False,
+        "one part of two",
+    ),
+    (C2, "No", "91 = 7 · 13.\nSince 91 has the divisor 7, 91 is not prime.", True, ""),
+    (C2, "Yes", "91 = 7 · 13.\nSince 91 has the divisor 7, 91 is not prime.", False, ""),
+    (
+        C2,
+        "Yes",
+        "561 = 3 · 11 · 17 is squarefree and 2, 10 and 16 all divide 560.\nBy Korselt's criterion, 561 is indeed a Carmichael number.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "25",
+        "The legs are 5√2 each, so the area is (5√2)^2 / 2 = 25.\nSo the area of triangle ABC is 25 square units.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "25",
+        "The legs are 5 each, so the area is 5^2 / 2 = 12.5.\nSo the area of triangle ABC is 12.5 square units.",
+        False,
+        "",
+    ),
+    # 3. A Markdown heading that looks like GSM8K's marker
+    (
+        C3,
+        "0.6875",
+        "#### 1. Setting up\nEach toss is fair.\n#### 3. Probability of at least two heads\n1 − 5/16 = 11/16 = 0.6875.\n\nSo the probability is \\boxed{0.6875}.",
+        True,
+        "",
+    ),
+    (
+        C3,
+        "3",
+        "#### 1. Setting up\nEach toss is fair.\n#### 3. Probability of at least two heads\n1 − 5/16 = 11/16 = 0.6875.\n\nSo the probability is \\boxed{0.6875}.",
+        False,
+        "the heading's number is no answer",
+    ),
+    (
+        C3,
+        "42",
+        "#### 2) Counting\nThere are 6 · 7 = 42 ways.\n#### 3: Conclusion\nThe total is \\boxed{42}.",
+        True,
+        "",
+    ),
+    (
+        C3,
+        "2",
+        "#### 2) Counting\nThere are 6 · 7 = 42 ways.\n#### 3: Conclusion\nThe total is \\boxed{42}.",
+        False,
+        "",
+    ),
+    (C3, "18", "She sells 16 − 3 − 4 = 9 eggs for 9 × 2 = 18 dollars.\n#### 18", True, ""),
+    (C3, "18", "She sells 16 − 3 − 5 = 8 eggs for 8 × 2 = 16 dollars.\n#### 16", False, ""),
+    # 4. Golds with alternatives, glosses and sentences
+    (
+        C4,
+        "2*C(10, 5), or equivalently 504",
+        "Choose the 5 seats, then the side: 2 · C(10, 5) = 2 · 252 = \\boxed{504}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "2*C(10, 5), or equivalently 504",
+        "Choose the 5 seats: C(10, 5) = \\boxed{252}.",
+        False,
+        "forgets the factor 2",
+    ),
+    (
+        C4,
+        "900 (i.e., all values)",
+        "Every one of the 900 three-digit numbers works, so the count is \\boxed{900}.",
+        True,
+        "",
+    ),
+    (C4, "900 (i.e., all values)", "Only the multiples of 10 work, so the count is \\boxed{90}.", False, ""),
+    (
+        C4,
+        "The limit exists and is equal to 3",
+        "Dividing by n^2, the terms tend to 3/1, so the limit is \\boxed{3}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "The limit exists and is equal to 3",
+        "Dividing by n^2, the terms tend to 1/3, so the limit is \\boxed{\\frac{1}{3}}.",
+        False,
+        "",
+    ),
+    (
+        C4,
+        "The sequence is not periodic",
+        "If it had period p then sqrt(2) would be rational. So the sequence is \\boxed{\\text{not periodic}}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "The sequence is not periodic",
+        "Computing terms, a_7 = a_1 and a_8 = a_2. So the sequence is \\boxed{\\text{periodic with period } 6}.",
+        False,
+        "",
+    ),
+    (
+        C4,
+        "$f(n)=n$, $g(n)=1$",
+        "Substituting n = 1 forces g(1) = 1, and induction gives \\boxed{f(n)=n,\\ g(n)=1}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "$f(n)=n$, $g(n)=1$",
+        "Substituting n = 1 forces g(1) = 1, and induction gives \\boxed{f(n)=n,\\ g(n)=n}.",
+        False,
+        "one part of two",
+    ),
+    (C4, "$x=4$ or $x=-4$", "x^2 = 16 gives \\boxed{x = \\pm 4}.", True, "both solutions"),
+    (
+        C4,
+        "$x=4$ or $x=-4$",
+        "x^2 = 16 and x is a length here, so \\boxed{4}.",
+        False,
+        "one solution of two: 'or' lists solutions, it offers no alternative gold",
+    ),
+    (
+        C4,
+        "\\frac{1}{2} (that is, 0.5)",
+        "One of the two outcomes wins, so the probability is \\boxed{0.5}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "\\frac{1}{2} (that is, 0.5)",
+        "One of the four outcomes wins, so the probability is \\boxed{0.25}.",
+        False,
+        "",
+    ),
+    (C4, "The answer is 7 days", "28 / 4 = 7, so it takes \\boxed{7} days.", True, ""),
+    (C4, "The answer is 7 days", "28 / 4 + 1 = 8, so it takes \\boxed{8} days.", False, ""),
+    (C4, "There are 20 such numbers.", "Counting by tens gives \\boxed{20}.", True, ""),
+    (C4, "There are 20 such numbers.", "Counting by tens and including 100 gives \\boxed{21}.", False, ""),
+    (
+        C4,
+        "$\\frac{\\sqrt{3}}{2}$ (approximately 0.866)",
+        "sin 60° = \\boxed{\\frac{\\sqrt{3}}{2}}.",
+        True,
+        "",
+    ),
+    (
+        C4,
+        "$\\frac{\\sqrt{3}}{2}$ (approximately 0.866)",
+        "sin 45° = \\boxed{\\frac{\\sqrt{2}}{2}}.",
+        False,
+        "",
+    ),
+    (C4, "12 (cm)", "The side is 48 / 4 = \\boxed{12} cm.", True, ""),
+    (C4, "12 (cm)", "The side is 48 / 3 = \\boxed{16} cm.", False, ""),
+    # 5. Equivalences people accept
+    (C5, "(-1, 1)", "|x| < 1 means \\boxed{\\{x \\mid -1 < x < 1\\}}.", True, ""),
+    (C5, "(-1, 1]", "|x| < 1 means \\boxed{\\{x \\mid -1 < x < 1\\}}.", False, "endpoint"),
+    (
+        C5,
+        "(-\\infty,-6)\\cup(-6,\\frac32)",
+        "The inequality holds for x < 3/2 and x = -6 is excluded: \\boxed{\\{x | x < \\frac32\\} - \\{-6\\}}.",
+        True,
+        "",
+    ),
+    (
+        C5,
+        "(-\\infty,-6)\\cup(-6,\\frac32)",
+        "The inequality holds for x < 3/2: \\boxed{\\{x | x < \\frac32\\}}.",
+        False,
+        "misses the excluded point",
+    ),
+    (
+        C5,
+        "(4,8] \\cup [10,12)",
+        "Combining both cases: \\boxed{4 < m \\leq 8 \\text{ or } 10 \\leq m < 12}.",
+        True,
+        "",
+    ),
+    (
+        C5,
+        "(4,8] \\cup [10,12)",
+        "Combining both cases: \\boxed{4 < m < 8 \\text{ or } 10 \\leq m < 12}.",
+        False,
+        "endpoint 8",
+    ),
+    (
+        C5,
+        "(-\\infty,-2]\\cup\\{1\\}",
+        "So the range of a is \\boxed{a \\leqslant -2 \\text{ or } a = 1}.",
+        True,
+        "",
+    ),
+    (
+        C5,
+        "(-\\infty,-2]\\cup\\{1\\}",
+        "So the range of a is \\boxed{a \\leqslant -2}.",
+        False,
+        "one part of two",
+    ),
+    (C5, "\\frac{2\\pi}{3}", "The angle between the vectors is \\boxed{120^\\circ}.", True, ""),
+    (C5, "\\frac{2\\pi}{3}", "The angle between the vectors is \\boxed{60^\\circ}.", False, ""),
+    (C5, "120^\\circ", "cos θ = −1/2 gives θ = \\boxed{\\frac{2\\pi}{3}}.", True, ""),
+    (C5, "120^\\circ", "cos θ = 1/2 gives θ = \\boxed{\\frac{\\pi}{3}}.", False, ""),
+    (C5, "f(x)=x", "Setting y = 0 and then z = f(z) everywhere: \\boxed{f(z)=z}.", True, ""),
+    (C5, "f(x)=x", "Setting y = 0 gives \\boxed{f(z)=-z}.", False, ""),
+    (C5, "f(n)=2n+1007", "Induction on m gives \\boxed{f(m) = 2m + 1007}.", True, ""),
+    (C5, "f(n)=2n+1007", "Induction on m gives \\boxed{f(m) = 2m + 1008}.", False, ""),
+    (C5, "f(x)=x^2", "The only solution is \\boxed{x^2}.", True, "the right side of the definition"),
+    (C5, "f(x)=x^2", "The only solution is \\boxed{x^3}.", False, ""),
+    (C5, "n^2-n-1", "The bound is attained, so \\boxed{m_{\\max} = n^2-n-1}.", True, ""),
+    (C5, "n^2-n-1", "The bound is attained, so \\boxed{m_{\\max} = n^2-n+1}.", False, ""),
+    (C5, "12", "Counting the terms, it is the \\boxed{12^{\\mathrm{th}}} term.", True, ""),
+    (C5, "12", "Counting the terms, it is the \\boxed{13^{\\text{th}}} term.", False, ""),
+    (C5, "0", "The other roots are extraneous, so the answer is \\boxed{\\text{only } x=0}.", True, ""),
+    (C5, "0", "The other roots are extraneous, so the answer is \\boxed{\\text{only } x=1}.", False, ""),
+    (
+        C5,
+        "1, 3",
+        "On [0, 2] the function ranges between its extremes: \\boxed{\\text{Minimum: } 1, \\text{ Maximum: } 3}.",
+        True,
+        "",
+    ),
+    (
+        C5,
+        "1, 3",
+        "On [0, 2] the function ranges between its extremes: \\boxed{\\text{Minimum: } 1, \\text{ Maximum: } 4}.",
+        False,
+        "",
+    ),
+    (C5, "3<sup>x</sup>≥x<sup>2</sup>", "By induction, \\boxed{3^x \\geq x^2}.", True, ""),
+    (C5, "3<sup>x</sup>≥x<sup>2</sup>", "By induction, \\boxed{3^x \\leq x^2}.", False, ""),
+    (C5, "x＞2", "Dividing by 3 gives \\boxed{x > 2}.", True, ""),
+    (C5, "x＞2", "Dividing by 3 gives \\boxed{x \\geq 2}.", False, ""),
+    (C5, "a \\geqslant 1", "So the parameter satisfies \\boxed{a \\ge 1}.", True, ""),
+    (C5, "a \\geqslant 1", "So the parameter satisfies \\boxed{a > 1}.", False, ""),
+    (C5, "30\\textcirc", "The inscribed angle is half of 60°: \\boxed{30^\\circ}.", True, ""),
+    (C5, "30\\textcirc", "The inscribed angle equals the central one: \\boxed{60^\\circ}.", False, ""),
+    (C5, "(2, 3)", "Solving the system gives the point \\boxed{(3, 2)}.", False, "reordered pair"),
+    (C5, "5 cm", "The radius is \\boxed{5} cm.", True, ""),
+    (C5, "5 cm", "The radius is \\boxed{5 \\text{ m}}.", False, "wrong unit"),
+    (C5, "6.25", "25/4 = \\boxed{\\frac{25}{4}}.", True, ""),
+    (C5, "6.25", "25/4 ≈ \\boxed{6.3}.", False, "a rounding"),
+    # 6. A correction after the answer
+    (C6, "3", "The answer is \\boxed{2}. Wait, actually \\boxed{3}", True, ""),
+    (C6, "2", "The answer is \\boxed{2}. Wait, actually \\boxed{3}", False, "graded on its final answer"),
+    (
+        C6,
+        "8",
+        "So the answer is \\boxed{6}.\n\nWait, I double counted: the correct count is \\boxed{8}.",
+        True,
+        "",
+    ),
+    (
+        C6,
+        "6",
+        "So the answer is \\boxed{6}.\n\nWait, I double counted: the correct count is \\boxed{8}.",
+        False,
+        "",
+    ),
+    (C6, "10", "The final answer is 10. Let me verify: 4 + 6 = 10.", True, "a check is no correction"),
+    (C6, "5", "The final answer is 10. Let me verify: 4 + 6 = 10, and half of it is 5.", False, ""),
+    # 7. A set described in words or by difference
+    (
+        C7,
+        "(-\\infty, -4) \\cup (-4, \\infty)",
+        "The denominator vanishes at x = -4, so the domain is \\boxed{\\text{all real numbers except } -4}.",
+        True,
+        "",
+    ),
+    (
+        C7,
+        "(-\\infty, -4) \\cup (-4, \\infty)",
+        "The denominator vanishes at x = 4, so the domain is \\boxed{\\text{all real numbers except } 4}.",
+        False,
+        "",
+    ),
+    (
+        C7,
+        "(-\\infty, -4) \\cup (-4, \\infty)",
+        "The domain is \\boxed{\\mathbb{R} \\setminus \\{-4\\}}.",
+        True,
+        "",
+    ),
+    (
+        C7,
+        "(-\\infty, -4) \\cup (-4, \\infty)",
+        "The domain is \\boxed{\\mathbb{R} \\setminus \\{4\\}}.",
+        False,
+        "",
+    ),
+    (
+        C7,
+        "(-\\infty, -4) \\cup (-4, \\infty)",
+        "The domain is \\boxed{(-\\infty, -4)}.",
+        False,
+        "one part of two",
+    ),
+    (C7, "\\mathbb{R}", "Every x works, so the solution set is \\boxed{\\text{all real numbers}}.", True, ""),
+    (
+        C7,
+        "\\mathbb{R}",
+        "Only x > 0 works, so the solution set is \\boxed{\\text{all positive real numbers}}.",
+        False,
+        "",
+    ),
+    (
+        C7,
+        "[0, \\infty)",
+        "The square root is defined for \\boxed{\\text{all nonnegative real numbers}}.",
+        True,
+        "",
+    ),
+    (
+        C7,
+        "[0, \\infty)",
+        "The logarithm is defined for \\boxed{\\text{all positive real numbers}}.",
+        False,
+        "misses 0",
+    ),
+    (C7, "\\{1,2,3\\}", "Removing the excluded value: \\boxed{\\{1,2,3,4\\} \\setminus \\{4\\}}.", True, ""),
+    (C7, "\\{1,2,3\\}", "Nothing is excluded: \\boxed{\\{1,2,3,4\\}}.", False, ""),
+    # 8. A worked-solution gold whose answer line says there is no answer
+    (
+        C8,
+        "The question does not say how many eggs she eats.\n#### None",
+        "We are not told how many eggs she eats, so the answer cannot be determined from the information given.",
+        True,
+        "declines, as the gold does",
+    ),
+    (
+        C8,
+        "The question does not say how many eggs she eats.\n#### None",
+        "Assuming she eats 3 eggs, she sells 13. The answer is 26.",
+        False,
+        "answers an unanswerable question",
+    ),
+    (
+        C8,
+        "None",
+        "We are not told how many eggs she eats, so the answer cannot be determined from the information given.",
+        True,
+        "",
+    ),
+    # Step-by-step near misses of the common kind
+    (BASE, "\\frac{9}{4}", "Simplifying, \\frac{18}{8} = \\boxed{\\frac{9}{4}}.", True, ""),
+    (BASE, "\\frac{9}{4}", "Simplifying, \\frac{18}{8} ≈ \\boxed{2.2}.", False, "a rounding"),
+    (BASE, "2\\sqrt{5}", "The distance is \\sqrt{20} = \\boxed{2\\sqrt{5}}.", True, ""),
+    (BASE, "2\\sqrt{5}", "The distance is \\boxed{\\sqrt{5}}.", False, ""),
+    (BASE, "(1, -2)", "The vertex is at \\boxed{(1, -2)}.", True, ""),
+    (BASE, "(1, -2)", "The vertex is at \\boxed{(-2, 1)}.", False, "reordered pair"),
+]
+
+
+def _qwen() -> list[dict]:
+    rows = [json.loads(x) for x in QWEN.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rejected = [r for r in rows if not all(r[v] for v in QWEN_VERDICTS)]
+    accepted: dict[int, list[dict]] = {}
+    for r in rows:
+        if all(r[v] for v in QWEN_VERDICTS):
+            accepted.setdefault(r["idx"], []).append(r)
+    # One accepted response per problem, then a second one until 128 (a fixed, documented choice).
+    chosen = [accepted[k][k % len(accepted[k])] for k in sorted(accepted)]
+    for k in sorted(accepted):
+        group = accepted[k]
+        if len(group) > 1 and len(chosen) < 128:
+            first = group[k % len(group)]
+            second = group[(k + 3) % len(group)]
+            chosen.append(second if second is not first else group[(k + 4) % len(group)])
+    out = []
+    for r in sorted(rejected + chosen, key=lambda r: (r["idx"], r["sample"])):
+        key = (r["idx"], r["sample"])
+        was_rejected = r in rejected
+        label = key in QWEN_CORRECT_ALTHOUGH_REJECTED or not was_rejected
+        note = ""
+        if key in QWEN_CORRECT_ALTHOUGH_REJECTED:
+            note = "every recorded grader rejects it; a person accepts it"
+        elif key in QWEN_DOUBTFUL:
+            note = "degenerates into noise after the boxed answer"
+        out.append(
+            {
+                "id": f"qwen25math/{r['idx']:03d}_{r['sample']}",
+                "source": "qwen25math",
+                "cls": BASE,
+                "gold": r["gold"],
+                "response": r["response"],
+                "label": label,
+                "doubtful": key in QWEN_DOUBTFUL,
+                "note": note,
+            }
+        )
+    return out
+
+
+def _nemo() -> list[dict]:
+    rows = [json.loads(x) for x in NEMO.read_text(encoding="utf-8").splitlines() if x.strip()]
+    out = []
+    for r in rows:
+        num = r["id"].rsplit("/", 1)[1]
+        if num not in NEMO_LABELS:
+            continue
+        label, doubtful, note = NEMO_LABELS[num]
+        out.append(
+            {
+                "id": f"nemo_skills/{num}",
+                "source": "nemo_skills",
+                "cls": C2 if num in {"0121", "0135"} else BASE,
+                "gold": r["gold"],
+                "response": r["pred"],
+                "label": label,
+                "doubtful": doubtful,
+                "note": note,
+            }
+        )
+    return out
+
+
+def _constructed() -> list[dict]:
+    out = []
+    for i, (cls, gold, response, label, note) in enumerate(CONSTRUCTED):
+        out.append(
+            {
+                "id": f"constructed/{i:03d}",
+                "source": "constructed",
+                "cls": cls,
+                "gold": gold,
+                "response": response,
+                "label": label,
+                "doubtful": False,
+                "note": note,
+            }
+        )
+    return out
+
+
+def main() -> None:
+    items = _qwen() + _nemo() + _constructed()
+    ids = [it["id"] for it in items]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text("".join(json.dumps(it, ensure_ascii=False) + "\n" for it in items), encoding="utf-8")
+    pos = sum(it["label"] for it in items)
+    print(f"{len(items)} items ({pos} correct, {len(items) - pos} wrong) -> {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
