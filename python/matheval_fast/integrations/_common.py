@@ -38,6 +38,11 @@ def completion_text(completion: object, where: str) -> str | None:
     in TRL's single-turn completions; the final turn after tool calls in multi-turn ones)."""
     if completion is None or isinstance(completion, str):
         return completion
+    # TRL's single-turn conversational shape, the common case, without the general walk below.
+    if type(completion) is list and len(completion) == 1 and type(completion[0]) is dict:
+        content = completion[0].get("content")
+        if type(content) is str and completion[0].get("role", "assistant") == "assistant":
+            return content
     if isinstance(completion, Mapping):
         return message_text(completion.get("content"), where)
     if isinstance(completion, Sequence):
@@ -98,6 +103,13 @@ def gold_rules(golds: Sequence[str | None]) -> tuple[list[str | None], list[str]
 
     from matheval_fast import _core
 
+    # A GRPO batch repeats each prompt's gold once per completion of its group: reduce each once.
+    unique = list(dict.fromkeys(golds))
+    if len(unique) < len(golds):
+        answers, rules = gold_rules(unique)
+        by_gold = {g: (a, r) for g, a, r in zip(unique, answers, rules, strict=True)}
+        pairs = [by_gold[g] for g in golds]
+        return [p[0] for p in pairs], [p[1] for p in pairs]
     data = [(g or "").encode("utf-8", "surrogatepass") for g in golds]
     offsets = np.zeros(len(data) + 1, dtype=np.int64)
     np.cumsum([len(d) for d in data], out=offsets[1:])

@@ -131,24 +131,25 @@ def _prose_answer(gold: str) -> tuple[bool, str | None]:
 
 def _trl_golds(golds: list[str | None]) -> list[str | None]:
     """The golds TRL's math-verify reward would grade against (see ``_prose_answer``)."""
-    # A cheap filter first: worked solutions (many lines, a box, a #### line) are the checker's business.
+    # A cheap filter first: worked solutions (many lines, a box, a #### line) are the checker's business;
+    # each distinct gold once (a GRPO batch repeats a prompt's gold once per completion of its group).
     candidates = [
-        i
-        for i, g in enumerate(golds)
+        g
+        for g in dict.fromkeys(golds)
         if g is not None and len(g) <= 500 and "\n" not in g.strip() and not any(m in g for m in _MARKERS)
     ]
     if not candidates:
         return golds
-    _answers, rules = gold_rules([golds[i] for i in candidates])
-    out = list(golds)
-    for i, rule in zip(candidates, rules, strict=True):
-        gold = golds[i]
-        assert gold is not None
+    _answers, rules = gold_rules(candidates)
+    read: dict[str, str | None] = {}
+    for gold, rule in zip(candidates, rules, strict=True):
         if rule == "as_written":
             prose, answer = _prose_answer(gold)
             if prose:
-                out[i] = answer
-    return out
+                read[gold] = answer
+    if not read:
+        return golds
+    return [read.get(g, g) if g is not None else None for g in golds]
 
 
 def _rewards(
