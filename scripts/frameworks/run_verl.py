@@ -35,6 +35,15 @@ def items() -> list[dict[str, Any]]:
         response = f"{other['solution'].split('####')[0].strip()}\nThe answer is {other['answer']}."
         gt = d["answer"] if i % 2 else d["solution"]
         out.append({"prompt": d["question"], "response": response, "gt": gt, "source": "openai/gsm8k"})
+    # Needs the SymPy fallback, next to verl's ANTLR 4.9.3 (issue 34, finding 6): must score 1.0.
+    out.append(
+        {
+            "prompt": "area",
+            "response": r"The area is $\boxed{\int_0^1 x\,dx}$.",
+            "gt": r"\frac12",
+            "source": "lighteval/MATH",
+        }
+    )
     return out
 
 
@@ -76,7 +85,7 @@ def compose(path: str, name: str) -> Any:
     import verl
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
-    from omegaconf.errors import ConfigCompositionException
+    from hydra.errors import ConfigCompositionException
 
     config_dir = str(Path(verl.__file__).parent / "trainer" / "config")
     base = [f"reward.custom_reward_function.path={path}", f"reward.custom_reward_function.name={name}"]
@@ -130,6 +139,10 @@ def main() -> None:
             rm = manager.assemble_rm_scores(data, scores)
             assert rm.sum(dim=1).tolist() == scores
             run["mean"] = sum(scores) / len(scores)
+            assert scores[-1] == 1.0, "the SymPy fallback item must be correct beside verl's ANTLR"
+            import importlib.metadata as md
+
+            run["antlr"] = md.version("antlr4-python3-runtime")
             results["runs"].append(run)
         legacy = BatchRewardManager(tok, num_examine=0, compute_score=ours.compute_score_batch, timeout=2.0)
         out = legacy(data, return_dict=True)
