@@ -101,6 +101,9 @@ def test_the_lighteval_extra_pins_an_xxhash_lighteval_can_use():
     assert "lighteval" in reqs
     assert not reqs["xxhash"].specifier.contains("4.0.0") and not reqs["xxhash"].specifier.contains("4.1.0")
     assert reqs["xxhash"].specifier.contains("3.8.2")
+    # huggingface_hub 2 dropped list_models(model_name=), which lighteval 0.13's task registry calls.
+    assert not reqs["huggingface_hub"].specifier.contains("2.4.0")
+    assert reqs["huggingface_hub"].specifier.contains("1.33.0")
 
 
 def test_any_response_and_any_gold(lv):

@@ -13,11 +13,15 @@ import os
 from lighteval.models.abstract_model import LightevalModel
 from lighteval.models.model_output import ModelResponse
 from lighteval.tasks.requests import Doc
+from lighteval.utils.cache_management import SampleCache
 
 
 class CannedModel(LightevalModel):
     def __init__(self, config: object) -> None:
         self.config = config
+        # The pipeline registers its tasks with the model's cache; the methods below are not @cached, so
+        # nothing is stored or replayed between runs.
+        self._cache = SampleCache(config)
         with open(os.environ["MATHEVAL_CANNED"], encoding="utf-8") as f:
             self.canned: dict[str, str] = json.load(f)
 

@@ -130,18 +130,29 @@ def inspect_path(root: Path, canned: dict[str, str], env: dict[str, str]) -> dic
 import json, os, sys
 os.chdir(sys.argv[1])
 import inspect_ai
-from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from lighteval.main_inspect import get_inspect_ai_task
 from matheval_fast import check
 from matheval_fast.integrations.lighteval import TASKS_TABLE
 canned = json.load(open("canned.json"))
 task = get_inspect_ai_task({t.name: t for t in TASKS_TABLE}["gsm8k_matheval"])
 samples = list(task.dataset)
-outs = [ModelOutput.from_content("mockllm/model", next(r for k, r in canned.items() if k in str(s.input)))
-        for s in samples]
+def text(s):
+    return s.input if isinstance(s.input, str) else s.input[-1].text
+def answer(s):
+    found = [r for k, r in canned.items() if k.strip() in text(s)]
+    assert len(found) == 1, (len(found), text(s)[:200])
+    return found[0]
+def output(s):
+    out = ModelOutput.from_content("mockllm/model", answer(s))
+    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # else tiktoken, a download
+    return out
+outs = [output(s) for s in samples]
 log = inspect_ai.eval(task, model=get_model("mockllm/model", custom_outputs=outs), display="none",
                       log_dir=os.path.join(sys.argv[1], "inspect-logs"))[0]
 rows = []
+if log.status != "success" or not log.samples or not log.samples[0].scores:
+    print(log.status, log.error, log.samples and log.samples[0].scores, file=sys.stderr)
 for s in log.samples:
     score = next(iter(s.scores.values()))
     rows.append([s.output.completion, s.target if isinstance(s.target, str) else s.target[0], score.value])

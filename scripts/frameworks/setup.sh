@@ -18,4 +18,11 @@ mkdir -p "$CACHE"
 "$PY" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -r "$here/$name.txt"
+if [ "$name" = lighteval ]; then
+  # lighteval 0.13 imports every task module to build its registry, and tiny_benchmarks downloads
+  # tinyBenchmarks.pkl from GitHub at import unless the file exists: offline that import fails, for any
+  # task. The file is read only by the tinyBenchmarks tasks, which the runs do not use: an empty one.
+  pkl=$("$venv/bin/python" -c 'import pathlib, lighteval; print(pathlib.Path(lighteval.__file__).parent / "tasks/tasks/tinyBenchmarks.pkl")')
+  [ -e "$pkl" ] || : > "$pkl"
+fi
 echo "$want" > "$venv/.matheval-requirements"   # last: an interrupted install is redone next time
