@@ -8,7 +8,7 @@ Qwen2.5-Math responses), offline. Every per-sample ``matheval`` in the saved det
 on the response and the doc's gold, lighteval's own ``extracted_predictions`` are still there beside
 ours, and the task's ``matheval`` in the results equals the mean of its samples. Then the Inspect path
 docs/integrations/lighteval.md gives (``get_inspect_ai_task`` handed to ``inspect_ai.eval``, with
-Inspect's mock model answering the same canned responses). Prints one JSON line.
+Inspect's mock model answering the same canned responses). Prints one RESULT line (JSON).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def main() -> None:
             out["tasks"][task] = summary
         assert set(out["tasks"]) == {"gsm8k_matheval", "math_500_matheval"}, out["tasks"].keys()
         out["inspect"] = inspect_path(root, canned, env)
-    print(json.dumps(out, default=str))
+    print("RESULT " + json.dumps(out, default=str))
 
 
 def inspect_path(root: Path, canned: dict[str, str], env: dict[str, str]) -> dict[str, Any]:

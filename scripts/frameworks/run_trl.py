@@ -4,7 +4,8 @@ Two configurations on real items (GSM8K questions with their worked solutions; M
 with theirs): ``accuracy_reward`` alone, and ``reasoning_accuracy_reward`` beside a named
 ``AccuracyReward``. Every reward the trainer received equals ``check()`` on the same completion and
 solution (after the reasoning cut for the reasoning reward), and each step's logged
-``rewards/<name>/mean`` equals the mean of that step's rewards. Prints one JSON line per configuration.
+``rewards/<name>/mean`` equals the mean of that step's rewards. Prints one RESULT line (JSON) per
+configuration.
 
     <trl venv>/bin/python scripts/frameworks/run_trl.py    (PYTHONPATH=python; see `make test-frameworks`)
 """
@@ -135,7 +136,7 @@ def main() -> None:
         ]
     for r in results:
         r["trl"] = trl.__version__
-        print(json.dumps(r))
+        print("RESULT " + json.dumps(r))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ override without ``+`` must fail), loaded by ``load_reward_manager`` (``pkg://``
 and run on a ``DataProto`` of left-padded prompts and right-padded responses, as rollouts hand it over:
 real Qwen2.5-Math MATH responses and real GSM8K solutions, with worked solutions and bare answers as
 ground truths. Every ``reward_score`` equals ``check()`` on the decoded response and its ground truth,
-and the reward tensor's row sums (what the trainer uses) equal the scores. Prints one JSON line.
+and the reward tensor's row sums (what the trainer uses) equal the scores. Prints one RESULT line (JSON).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def main() -> None:
             "verl legacy BatchRewardManager",
         )
         results["runs"].append(run)
-    print(json.dumps(results))
+    print("RESULT " + json.dumps(results))
 
 
 if __name__ == "__main__":
