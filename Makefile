@@ -7,7 +7,7 @@ STAMP := $(VENV)/.deps-installed
 EXT_STAMP := $(VENV)/.ext-built
 RUST_SRC := $(shell find rust -name '*.rs') Cargo.toml
 
-.PHONY: help venv build demo test test-rust test-python lint fmt bench docs docs-serve wheel clean
+.PHONY: help venv build demo test test-rust test-python test-frameworks lint fmt bench docs docs-serve wheel clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -42,6 +42,13 @@ test-python: build ## pytest against the built extension, and every code block o
 	$(PY) -m pytest -q
 
 test: test-rust test-python ## cargo test + pytest
+
+# One virtual environment per framework (and per ANTLR runtime), made once under FW_CACHE and reused.
+FW_CACHE ?= $(HOME)/.cache/matheval_fast/fw
+test-frameworks: build ## real TRL, verl and lighteval runs (own venvs, cached in FW_CACHE): every reward = check()
+	MATHEVAL_FAST_FW_CACHE=$(FW_CACHE) PY=$(PYTHON) scripts/prepare_antlr_targets.sh
+	MATHEVAL_FAST_FW_CACHE=$(FW_CACHE) MATHEVAL_FAST_REQUIRE_ANTLR=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_sympy_antlr.py
+	MATHEVAL_FAST_FW_CACHE=$(FW_CACHE) PY=$(PYTHON) scripts/frameworks/run.sh
 
 lint: build ## rustfmt, clippy -D warnings, ruff, mypy.stubtest of _core.pyi, actionlint of the workflows
 	cargo fmt --check

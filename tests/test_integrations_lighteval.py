@@ -61,7 +61,49 @@ def test_compute_sample_equals_check(lv, gold, response):
     doc = _doc(gold)
     got = lv.matheval_metric.compute_sample(doc=doc, model_response=_response(response))
     assert got == {"matheval": float(check(response, gold).correct)}
-    assert doc.specific["extracted_predictions"] == [check(response, gold).extracted or ""]
+    assert doc.specific["matheval_extracted_predictions"] == [check(response, gold).extracted or ""]
+
+
+def test_lightevals_own_details_are_kept(lv):
+    # lighteval's extractive match writes extracted_predictions; ours go beside it (issue 34, finding 9).
+    doc = _doc("#### 7")
+    doc.specific = {"extracted_predictions": ["[7]"], "other": 1}
+    lv.matheval_metric.compute_sample(doc=doc, model_response=_response("The answer is 7."))
+    assert doc.specific["extracted_predictions"] == ["[7]"] and doc.specific["other"] == 1
+    assert doc.specific["matheval_extracted_predictions"] == ["7"]
+    assert doc.specific["matheval_reasons"] == ["correct"]
+
+
+def test_a_response_cut_off_inside_its_box_scores_zero(lv):
+    # Finding 8: a truncated box is no answer (0.0), as math-verify gives; a closed one still counts.
+    m = lv.matheval_metric
+    assert (
+        m.compute_sample(doc=_doc("1/3"), model_response=_response(r"so \boxed{\frac{1}{3}"))["matheval"]
+        == 0.0
+    )
+    assert (
+        m.compute_sample(doc=_doc("1/3"), model_response=_response(r"so \boxed{\frac{1}{3}}"))["matheval"]
+        == 1.0
+    )
+
+
+def test_the_lighteval_extra_pins_an_xxhash_lighteval_can_use():
+    # Finding 2: lighteval 0.13's details logger hashes str, which xxhash 4 refuses.
+    from pathlib import Path
+
+    import tomllib
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text("utf-8"))
+    reqs = {
+        Requirement(r).name: Requirement(r) for r in project["project"]["optional-dependencies"]["lighteval"]
+    }
+    assert "lighteval" in reqs
+    assert not reqs["xxhash"].specifier.contains("4.0.0") and not reqs["xxhash"].specifier.contains("4.1.0")
+    assert reqs["xxhash"].specifier.contains("3.8.2")
+    # huggingface_hub 2 dropped list_models(model_name=), which lighteval 0.13's task registry calls.
+    assert not reqs["huggingface_hub"].specifier.contains("2.4.0")
+    assert reqs["huggingface_hub"].specifier.contains("1.33.0")
 
 
 def test_any_response_and_any_gold(lv):

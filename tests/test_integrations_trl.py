@@ -10,7 +10,10 @@ functions must give the same rewards here.
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -72,9 +75,14 @@ def test_as_grpo_trainer_calls_it():
     )
     assert rewards == [1.0, 0.0, 1.0, None]
     assert logged["solution"] == solution
-    assert logged["gold_parsed"] == ["18", "18", "5", "[unparseable]"]
-    assert logged["answer_parsed"] == ["18", "17", "5", "[skipped]"]
-    assert logged["matheval_reason"] == ["correct", "incorrect", "correct", "gold_unparseable"]
+    assert logged["accuracy_reward/gold_parsed"] == ["18", "18", "5", "[unparseable]"]
+    assert logged["accuracy_reward/answer_parsed"] == ["18", "17", "5", "[skipped]"]
+    assert logged["accuracy_reward/matheval_reason"] == [
+        "correct",
+        "incorrect",
+        "correct",
+        "gold_unparseable",
+    ]
 
 
 def test_reasoning_cut_as_trl_does():
@@ -183,3 +191,64 @@ def test_reward_is_check(a, b):
     completion = f"Adding up, we get {a}.\nThe answer is {a}."
     solution = f"Work it out.\n#### {b}"
     assert accuracy_reward([_conv(completion)], [solution]) == [float(a == b)]
+
+
+def test_two_reward_functions_log_their_own_columns():
+    # GRPOTrainer hands every reward function the same log_extra: names must not collide (issue 34, 9).
+    logged: dict[str, list] = {}
+
+    def log(k: str, v: list) -> None:
+        assert k == "solution" or k not in logged, f"{k} logged twice"
+        logged[k] = v
+
+    completions = [_conv("<think>x</think> The answer is 4."), _conv("The answer is 4.")]
+    solution = ["#### 4", "#### 4"]
+    accuracy_reward(completions, solution, log_extra=log)
+    AccuracyReward(reasoning=True, name="think_reward")(completions, solution, log_extra=log)
+    assert logged["accuracy_reward/answer_parsed"] == ["4", "4"]
+    assert logged["think_reward/answer_parsed"] == ["4", "[incomplete reasoning]"]
+    assert logged["think_reward/matheval_reason"] == ["correct", "no_answer"]
+
+
+@pytest.mark.parametrize(
+    ("gold", "reward_14", "reward_other"),
+    [
+        # One-line prose golds: TRL's math-verify finds no answer and returns None (skip), so do we.
+        ("See the diagram.", None, None),
+        ("N/A", None, None),
+        # A one-line worked solution without a marker: its last number is the answer, as math-verify reads it.
+        ("Half of 7 is 3.5, so double it to get 14.", 1.0, 0.0),
+        ("The total is $14$ apples in all.", 1.0, 0.0),
+        # Short answers stay answers: a unit, a word, a list, a LaTeX text answer.
+        ("14 apples", 1.0, 0.0),
+        ("14 and 15", 0.0, 0.0),
+        ("Monday", 0.0, 0.0),
+        (r"\text{No solution}", 0.0, 0.0),
+    ],
+)
+def test_one_line_golds_follow_trls_none_contract(gold, reward_14, reward_other):
+    assert accuracy_reward(["The answer is 14."], [gold]) == [reward_14]
+    assert accuracy_reward(["The answer is 3.5."], [gold]) == [reward_other]
+
+
+def test_prose_golds_are_only_one_liners_the_gold_rule_keeps_whole():
+    # A worked solution with an answer line is the gold rule's business, whatever its prose.
+    assert accuracy_reward(["7"], ["Half of 28 is 14, and half again is 7.\n#### 7"]) == [1.0]
+    assert accuracy_reward(["7"], ["Half of 28 is 14, so the answer is 7."]) == [1.0]
+
+
+def test_first_reward_call_imports_no_pandas():
+    # pyarrow's list and to_numpy conversions import pandas, 0.3-0.5 s on the first call of a process.
+    code = (
+        "import sys\n"
+        "from matheval_fast.integrations.trl import accuracy_reward\n"
+        "cols = {}\n"
+        "r = accuracy_reward(['The answer is 4.', None], ['#### 4', 'x'], log_extra=cols.__setitem__)\n"
+        "assert r == [1.0, 0.0], r\n"
+        "assert cols['accuracy_reward/answer_parsed'] == ['4', '[unparseable]'], cols\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ), capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
+from pathlib import Path
 
 import matheval_fast.integrations.verl as verl_mod
 import numpy as np
@@ -111,3 +113,21 @@ def test_wrong_types_are_type_errors():
         compute_score("x", "5", ["5", 5])
     with pytest.raises(ValueError, match="same length"):
         compute_score_batch(["a"], ["1", "2"], ["1"])
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs/integrations/verl.md"
+
+
+def test_docs_add_reward_kwargs_with_a_plus():
+    # Finding 5: reward_kwargs are new keys to verl's Hydra config; an override without `+` is refused.
+    overrides = re.findall(
+        r"[+]?reward\.custom_reward_function\.reward_kwargs\.\w+=\S+", DOC.read_text("utf-8")
+    )
+    assert overrides and all(o.startswith("+") for o in overrides)
+
+
+def test_docs_offer_no_batch_manager_to_verl_0_9():
+    # Finding 4: verl 0.9.1's trainers have no `batch` reward manager (`Unknown reward manager: batch`).
+    text = DOC.read_text("utf-8")
+    assert "reward.reward_manager.name=batch` fails" in text
+    assert not re.search(r"^\s*reward\.reward_manager\.name=batch", text, re.M)

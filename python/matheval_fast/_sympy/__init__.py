@@ -3,7 +3,8 @@
 - :mod:`.pool`: the process-wide pool of worker processes (queue, per-item deadlines, fork-aware);
 - :mod:`.worker`: the worker process itself (JSON lines on stdin/stdout);
 - :mod:`.fixed` and :mod:`.xwin`: the two comparisons (fixed mode; the seed's ``symbolic_equal``);
-- :mod:`.latex`: SymPy's ANTLR LaTeX parser and the check that the installed runtime can run it.
+- :mod:`.tree`: the fixed mode's LaTeX reader (the Rust parser's tree turned into SymPy; no ANTLR);
+- :mod:`.latex`: SymPy's ANTLR LaTeX parser (xwin mode) and the check that the installed runtime can run it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The fixed mode's SymPy comparison, for the few answers the Rust engine leaves undecided.
 
-Parsing uses SymPy's ANTLR LaTeX parser (a grammar, not ``eval``); plain-text answers that are
-not LaTeX are parsed by a whitelist walk over Python's ``ast`` (again no evaluation of text).
+LaTeX is read by our Rust parser and turned into SymPy by a whitelist walk (:mod:`.tree`), not by
+SymPy's ANTLR parser: that one runs only on the ANTLR 4.11 runtime, and verl and lighteval pin others, so
+the fallback would have depended on what else is installed. Plain-text answers that are not LaTeX are
+parsed by a whitelist walk over Python's ``ast`` (again no evaluation of text).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 
 import sympy
 
-from matheval_fast._sympy.latex import LatexParserUnavailable, parse_latex
+from matheval_fast._sympy.tree import from_latex
 
 _FUNCS = {
     "sqrt": sympy.sqrt,
@@ -90,19 +92,17 @@ def parse(text: str) -> sympy.Expr:
     if len(t) > 2000:
         raise ValueError("answer too long for SymPy")
     if "\\" in t or "{" in t:
-        return parse_latex(t)
+        return from_latex(t)
     try:
         return _from_ast(ast.parse(t.replace("^", "**"), mode="eval"))
     except (SyntaxError, ValueError):
-        return parse_latex(t)
+        return from_latex(t)
 
 
 def sympy_equal(pred: str, gold: str) -> bool | None:
     """True/False when SymPy decides, None when it cannot parse or compare."""
     try:
         a, b = parse(pred), parse(gold)
-    except LatexParserUnavailable:
-        raise  # not "cannot parse": the environment is broken, and the item must say so
     except Exception:
         return None
     if isinstance(a, sympy.Equality) and isinstance(b, sympy.Equality):

@@ -5,8 +5,9 @@ plain subprocess (not multiprocessing) so it never re-imports the caller's ``__m
 
 Requests: ``{"c": compat, "p": [[pred, gold], ...]}``. Answers: ``{"s": "ok", "v": bool}``, or
 ``{"s": "error", "k": kind, "m": message}`` where ``kind`` is ``"latex_parser"`` when SymPy's LaTeX
-parser cannot run in this environment and ``"exception"`` for any other failure. The first line written
-is ``{"s": "ready"}``, once SymPy is imported, so item deadlines measure comparisons only.
+parser, which only the xwin mode uses, cannot run in this environment and ``"exception"`` for any other
+failure. The first line written is ``{"s": "ready"}``, once SymPy is imported, so item deadlines
+measure comparisons only.
 """
 
 from __future__ import annotations
@@ -65,11 +66,11 @@ def serve(
 
         from matheval_fast._sympy import fixed
 
-        # Loads the ANTLR parser now (or finds it broken), not during a timed item.
-        if unavailable_reason() is None:
-            # A warm-up failure is not reported here: the first item that meets it reports it.
-            with contextlib.suppress(Exception):
-                fixed.sympy_equal("\\frac{x^2-1}{x-1}", "x+1")
+        # A warm-up failure is not reported here: the first item that meets it reports it.
+        with contextlib.suppress(Exception):
+            fixed.sympy_equal("\\frac{x^2-1}{x-1}", "x+1")
+        # Loads the ANTLR parser the xwin mode uses now (or finds it broken), not during a timed item.
+        unavailable_reason()
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     out.write('{"s": "ready"}\n')

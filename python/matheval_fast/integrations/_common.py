@@ -38,6 +38,11 @@ def completion_text(completion: object, where: str) -> str | None:
     in TRL's single-turn completions; the final turn after tool calls in multi-turn ones)."""
     if completion is None or isinstance(completion, str):
         return completion
+    # TRL's single-turn conversational shape, the common case, without the general walk below.
+    if type(completion) is list and len(completion) == 1 and type(completion[0]) is dict:
+        content = completion[0].get("content")
+        if type(content) is str and completion[0].get("role", "assistant") == "assistant":
+            return content
     if isinstance(completion, Mapping):
         return message_text(completion.get("content"), where)
     if isinstance(completion, Sequence):
@@ -87,11 +92,41 @@ def check_texts(
     return check_batch(list(responses), list(golds), compat=compat, timeout=timeout, threads=threads)
 
 
+def gold_rules(golds: Sequence[str | None]) -> tuple[list[str | None], list[str]]:
+    """Each gold's final answer by the same rule the checker applies, and the rule's name
+    (``rust/gold.rs``; ``as_written`` for a gold that is its own answer).
+
+    Straight to the core by numpy buffers, not through a pyarrow array: ``pa.array(list)`` imports
+    pandas to ask whether the list is a pandas object, 0.3-0.5 s on the first reward call of a process.
+    """
+    import numpy as np
+
+    from matheval_fast import _core
+
+    # A GRPO batch repeats each prompt's gold once per completion of its group: reduce each once.
+    unique = list(dict.fromkeys(golds))
+    if len(unique) < len(golds):
+        answers, rules = gold_rules(unique)
+        by_gold = {g: (a, r) for g, a, r in zip(unique, answers, rules, strict=True)}
+        pairs = [by_gold[g] for g in golds]
+        return [p[0] for p in pairs], [p[1] for p in pairs]
+    data = [(g or "").encode("utf-8", "surrogatepass") for g in golds]
+    offsets = np.zeros(len(data) + 1, dtype=np.int64)
+    np.cumsum([len(d) for d in data], out=offsets[1:])
+    column = _core.TextColumn.from_arrow(offsets, np.frombuffer(b"".join(data), dtype=np.uint8))
+    new_off, new_data, codes, changed = _core.gold_answers(column)
+    names = _core.VOCABULARY["gold_rule"]
+    rules = [names[int(c)] for c in codes]
+    if not changed:
+        return list(golds), rules
+    raw = bytes(new_data)
+    answers = [
+        None if g is None else raw[new_off[i] : new_off[i + 1]].decode("utf-8", "surrogatepass")
+        for i, g in enumerate(golds)
+    ]
+    return answers, rules
+
+
 def reduced_golds(golds: Sequence[str | None]) -> list[str | None]:
     """Each gold's final answer by the same rule the checker applies (for logs and displays)."""
-    import pyarrow as pa
-
-    from matheval_fast.io.logs.base import gold_answers
-
-    answers, _rules = gold_answers(pa.array(list(golds), pa.large_string()))
-    return answers.to_pylist()
+    return gold_rules(golds)[0]

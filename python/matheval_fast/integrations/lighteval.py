@@ -14,7 +14,9 @@ their Inspect scorer::
     lighteval vllm "model_name=..." "gsm8k_matheval|0" --custom-tasks matheval_fast.integrations.lighteval
 
 Requires lighteval (``pip install "matheval-fast[lighteval]"``; it needs torch). Written against
-lighteval 0.13's ``SampleLevelComputation.compute(doc, model_response)`` contract.
+lighteval 0.13's ``SampleLevelComputation.compute(doc, model_response)`` contract. lighteval's Inspect
+backend (``lighteval eval``) ignores ``--custom-tasks`` in 0.13: hand the task to Inspect instead,
+``inspect_ai.eval(get_inspect_ai_task(TASKS_TABLE[0]), model=...)`` (``lighteval.main_inspect``).
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ class MathevalMatch(SampleLevelComputation):
 
     Responses are ``model_response.final_text`` (post-processed text when lighteval made it, such as
     the answer after a reasoning block), golds ``doc.get_golds()``; every pair is checked in one batch.
-    The extracted answers go to ``doc.specific["extracted_predictions"]`` (as lighteval's extractive
-    match does) and the verdicts' reasons to ``doc.specific["matheval_reasons"]``.
+    The extracted answers go to ``doc.specific["matheval_extracted_predictions"]`` and the verdicts'
+    reasons to ``doc.specific["matheval_reasons"]``, beside what lighteval's own metrics put there
+    (its extractive match writes ``extracted_predictions``, which stays theirs).
     """
 
     def __init__(self, *, compat: Compat = "fixed", timeout: float | None = None) -> None:
@@ -56,7 +59,7 @@ class MathevalMatch(SampleLevelComputation):
         if getattr(doc, "specific", None) is None:
             doc.specific = {}
         extracted = result.extracted.tolist()
-        doc.specific["extracted_predictions"] = [e or "" for e in extracted[:: len(golds)]]
+        doc.specific["matheval_extracted_predictions"] = [e or "" for e in extracted[:: len(golds)]]
         doc.specific["matheval_reasons"] = result.reason.tolist()
         return float(result.correct.any())
 

@@ -20,6 +20,7 @@ This module imports nothing of TRL: pass the functions to ``GRPOTrainer(reward_f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from matheval_fast.integrations._common import (
     UNUSABLE_GOLD,
     check_texts,
     completion_texts,
+    gold_rules,
     gold_texts,
     reduced_golds,
 )
@@ -100,6 +102,56 @@ def _after_reasoning(text: str | None, delimiters: Sequence[str]) -> str | None:
     return None
 
 
+# TRL's contract for a one-line gold that is prose, not an answer (finding 7 of issue 34): math-verify
+# finds no answer in "See the diagram." or "N/A" (TRL returns None: skip) and reads the number of a
+# one-line worked solution ("... double it to get 14." grades "14" correct). The gold rule keeps such a
+# line whole (`as_written`), which would make every completion wrong; here, and only for TRL's rewards,
+# a one-line `as_written` gold with two or more words outside its math gives its last number, or no
+# answer at all. A short answer with a unit or a word ("42 apples", "3 and 4", "Monday") is not prose.
+_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+_COMMAND = re.compile(r"\\[A-Za-z]+(?:\{[^{}]*\})?")  # `\text{No solution}` is an answer, not prose
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_NUMBER = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?")
+_NO_ANSWER = frozenset({"n/a", "na", "-", "--", "?"})
+_MARKERS = ("\\boxed", "\\fbox", "####")
+
+
+def _prose_answer(gold: str) -> tuple[bool, str | None]:
+    """``(True, answer)`` when a one-line gold is prose: its last inline math or number, else ``None``."""
+    text = gold.strip()
+    if text.lower() in _NO_ANSWER:
+        return True, None
+    words = _INLINE.sub(" ", text)
+    if len(_WORD.findall(_COMMAND.sub(" ", words))) < 2:
+        return False, None
+    found = [(m.start(), m.group(1) or m.group(2)) for m in _INLINE.finditer(text)]
+    found += [(m.start(), m.group().replace(",", "")) for m in _NUMBER.finditer(words)]
+    return True, (max(found)[1].strip() if found else None)
+
+
+def _trl_golds(golds: list[str | None]) -> list[str | None]:
+    """The golds TRL's math-verify reward would grade against (see ``_prose_answer``)."""
+    # A cheap filter first: worked solutions (many lines, a box, a #### line) are the checker's business;
+    # each distinct gold once (a GRPO batch repeats a prompt's gold once per completion of its group).
+    candidates = [
+        g
+        for g in dict.fromkeys(golds)
+        if g is not None and len(g) <= 500 and "\n" not in g.strip() and not any(m in g for m in _MARKERS)
+    ]
+    if not candidates:
+        return golds
+    _answers, rules = gold_rules(candidates)
+    read: dict[str, str | None] = {}
+    for gold, rule in zip(candidates, rules, strict=True):
+        if rule == "as_written":
+            prose, answer = _prose_answer(gold)
+            if prose:
+                read[gold] = answer
+    if not read:
+        return golds
+    return [read.get(g, g) if g is not None else None for g in golds]
+
+
 def _rewards(
     cfg: AccuracyReward,
     completions: Sequence[Any],
@@ -108,11 +160,12 @@ def _rewards(
     delimiters: Sequence[str],
 ) -> list[float | None]:
     texts = completion_texts(completions)
-    golds = gold_texts(solution, "solution")
-    if len(texts) != len(golds):
+    given = gold_texts(solution, "solution")
+    if len(texts) != len(given):
         raise ValueError(
-            f"completions and solution must have the same length, got {len(texts)} and {len(golds)}"
+            f"completions and solution must have the same length, got {len(texts)} and {len(given)}"
         )
+    golds = _trl_golds(given)
     complete = [True] * len(texts)
     if cfg.reasoning:
         cut = [_after_reasoning(t, delimiters) for t in texts]
@@ -128,9 +181,12 @@ def _rewards(
     if log_extra is not None:
         extracted = result.extracted.tolist()
         answers = reduced_golds(golds)
-        log_extra("solution", list(golds))
+        # The dataset's column is the same for every reward function; the others are named after this
+        # one, so two reward functions (a plain and a reasoning one) do not overwrite each other's.
+        log_extra("solution", list(given))
+        name = cfg.__name__
         log_extra(
-            "gold_parsed",
+            f"{name}/gold_parsed",
             [
                 "[incomplete reasoning]"
                 if not done
@@ -139,7 +195,7 @@ def _rewards(
             ],
         )
         log_extra(
-            "answer_parsed",
+            f"{name}/answer_parsed",
             [
                 "[incomplete reasoning]"
                 if not done
@@ -147,7 +203,7 @@ def _rewards(
                 for e, why, done in zip(extracted, reasons, complete, strict=True)
             ],
         )
-        log_extra("matheval_reason", reasons)
+        log_extra(f"{name}/matheval_reason", reasons)
     return rewards
 
 
@@ -167,8 +223,11 @@ def accuracy_reward(
     answer or a whole worked solution, reduced to its final answer by the rule rescoring uses (the last
     ``\\boxed{}``/``\\fbox{}``, else the ``#### n`` line, else a closing "The answer is ..." sentence).
     Returns ``1.0``/``0.0`` per completion, ``None`` where the solution has no answer (or is ``None``).
-    ``log_extra`` (passed by ``GRPOTrainer``) receives the columns ``solution``, ``gold_parsed``,
-    ``answer_parsed`` (as TRL's) and ``matheval_reason``; other keyword arguments are ignored.
+    A one-line gold that is prose is read as TRL's math-verify reads it: its last number
+    (``"... double it to get 14."``), or no answer (``"See the diagram."``, ``"N/A"``: ``None``).
+    ``log_extra`` (passed by ``GRPOTrainer``) receives the dataset's ``solution`` column and, named after
+    the function (``accuracy_reward/gold_parsed``), ``gold_parsed``, ``answer_parsed`` (as TRL's) and
+    ``matheval_reason``; other keyword arguments are ignored.
     """
     return _PLAIN(completions, solution, log_extra, **kwargs)
 

@@ -2,8 +2,9 @@
 
 verl loads a reward function by path and name and calls it once per response (reward managers
 ``naive``, ``dapo``, the reward loop) as ``compute_score(data_source=..., solution_str=...,
-ground_truth=..., extra_info=...)``, or once per batch (reward manager ``batch``) as
-``compute_score(data_sources=..., solution_strs=..., ground_truths=..., extra_infos=...)``::
+ground_truth=..., extra_info=...)``, or once per batch (verl's legacy ``BatchRewardManager``; verl
+0.9's trainers have no batch path) as ``compute_score(data_sources=..., solution_strs=...,
+ground_truths=..., extra_infos=...)``::
 
     reward.custom_reward_function.path=pkg://matheval_fast.integrations.verl
     reward.custom_reward_function.name=compute_score          # or compute_score_details, compute_score_batch
