@@ -92,6 +92,15 @@ mod tests {
             .unwrap_or_else(|e| format!("ERR {e}"))
     }
 
+    /// Issue 33: `m_{\max}` names a quantity; `\max` with arguments stays the function.
+    #[test]
+    fn max_and_min_alone_in_a_subscript_are_labels() {
+        assert!(!p("m_{\\max} = n^2-n-1").starts_with("ERR"));
+        assert!(!p("x_{\\min}").starts_with("ERR"));
+        assert!(!p("\\max(1, 2)").starts_with("ERR")); // the function, with its arguments
+        assert!(p("\\max").starts_with("ERR"));
+    }
+
     /// Systems of equations (issue 13): `cases` rows and `aligned`-style rows (alignment marks
     /// dropped) read as a comma list of relations; a `cases` row with `&` is a piecewise function.
     #[test]

@@ -826,6 +826,12 @@ impl Parser {
                 }
             }
         }
+        // `m_{\max}`, `x_{\min}`: a function name alone at the end of a group is a label, not a call.
+        if base.is_none() && power.is_none() && matches!(f, Func::Max | Func::Min) {
+            if let Some(Tok::Close('}')) = self.peek() {
+                return Ok(Expr::sym(name.trim_start_matches('\\')));
+            }
+        }
         let trig = matches!(
             f,
             Func::Sin | Func::Cos | Func::Tan | Func::Cot | Func::Sec | Func::Csc
