@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from matheval_fast._pipeline import use_streaming_memory_pool
 from matheval_fast.cli import add_checking_arguments, add_engine_arguments, int_range, notes
 from matheval_fast.score import default_out, format_table, response_fields, score_file
+
+if TYPE_CHECKING:
+    from matheval_fast.io.responses import ResponseFields
 
 HELP = "score responses against reference answers (protocol A)"
 
@@ -108,14 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from matheval_fast._report.html import write_score_report
 
-        fields = response_fields(
-            args.response_field,
-            args.gold_field,
-            args.type_field,
-            args.subtype_field,
-            args.level_field,
-            args.id_field,
-        )
+        fields = _fields(args)
         write_score_report(summary, source=args.file, fields=fields, input_format=args.input_format)
     if not args.quiet:
         for p in summary["prompts"]:
@@ -135,20 +132,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fields(args: argparse.Namespace) -> ResponseFields:
+    """The record fields the command line names (the Ray engine and the report read them)."""
+    return response_fields(
+        args.response_field,
+        args.gold_field,
+        args.type_field,
+        args.subtype_field,
+        args.level_field,
+        args.id_field,
+    )
+
+
 def _score(args: argparse.Namespace, out: Path) -> dict:
     if args.engine == "ray":
         from matheval_fast.distributed import score_with_ray
 
         if args.out is None:
             raise ValueError("--engine ray needs --out DIR (a directory of Parquet files)")
-        fields = response_fields(
-            args.response_field,
-            args.gold_field,
-            args.type_field,
-            args.subtype_field,
-            args.level_field,
-            args.id_field,
-        )
+        fields = _fields(args)
         return score_with_ray(
             args.file,
             args.out,
