@@ -73,8 +73,68 @@ pub(super) fn elements(e: &Expr) -> Vec<Expr> {
     out
 }
 
+/// `a=3, b=-4`: a comma list whose items all name a value, the names all different (two or
+/// more); the names (canonical text) and values in written order. `x=3, x=5` (solutions of one
+/// unknown) is not one.
+fn named_values(e: &Expr) -> Option<Vec<(String, &Expr)>> {
+    let Expr::List(ListKind::Comma, items) = e else {
+        return None;
+    };
+    if items.len() < 2 {
+        return None;
+    }
+    let mut out: Vec<(String, &Expr)> = Vec::with_capacity(items.len());
+    for x in items {
+        let (l, r) = single_equation(x).filter(|(l, _)| is_label(l))?;
+        let name = canonical(l).to_string();
+        if out.iter().any(|(n, _)| *n == name) {
+            return None;
+        }
+        out.push((name, r));
+    }
+    Some(out)
+}
+
 impl Ctx<'_> {
+    /// Values named by the gold (`a=3, b=-4`): each against the response's value of the same
+    /// name, or against its bare list in written order; never as an unordered bag, where
+    /// `a=-4, b=3` would pass (issue 33).
+    fn compare_named(&mut self, gn: &[(String, &Expr)], p: &Expr) -> Option<Equivalence> {
+        let pairs: Vec<(Expr, Expr)> = if let Some(pn) = named_values(p) {
+            if pn.len() != gn.len() {
+                return Some(Equivalence::NotEqual);
+            }
+            let mut pairs = Vec::with_capacity(gn.len());
+            for (name, gv) in gn {
+                // Other names (`x, y` against `a, b`): the bag comparison decides.
+                let (_, pv) = pn.iter().find(|(n, _)| n == name)?;
+                pairs.push(((*gv).clone(), (*pv).clone()));
+            }
+            pairs
+        } else {
+            let pe = match p {
+                Expr::List(ListKind::Comma, items) | Expr::Tuple(items) => items,
+                _ => return None,
+            };
+            if pe.len() != gn.len() || pe.iter().any(|x| single_equation(x).is_some()) {
+                return None;
+            }
+            gn.iter()
+                .map(|(_, gv)| (*gv).clone())
+                .zip(pe.iter().cloned())
+                .collect()
+        };
+        let (a, b): (Vec<Expr>, Vec<Expr>) = pairs.into_iter().unzip();
+        Some(self.compare_seq(&a, &b))
+    }
+
     pub(super) fn compare_collections(&mut self, g: &Expr, p: &Expr) -> Equivalence {
+        if let Some(gn) = named_values(g) {
+            if let Some(r) = self.compare_named(&gn, p) {
+                return r;
+            }
+        }
+
         // A tuple against a bare list or set: compare in written order (`(1,3)` = `{1,3}`,
         // `(3,1)` != `{1,3}`).
         if let (Expr::Tuple(a), b) | (b, Expr::Tuple(a)) = (g, p) {
