@@ -172,8 +172,10 @@ fn glossed_answer(g: &str) -> Option<&str> {
             >= 3
         && crate::number::scan_numbers(g).len() == 1
     {
+        // The reader's value is a slice of the gold when it is one number.
         return crate::extract::sentence::sentence_value(g)
-            .filter(|v| crate::number::parse_number(v).is_some());
+            .filter(|v| crate::number::parse_number(v).is_some())
+            .and_then(|v| g.find(v.as_str()).map(|i| &g[i..i + v.len()]));
     }
     None
 }

@@ -188,6 +188,19 @@ pub(super) fn answer_after_anchor(
     if let Some(b) = whole_box(ans) {
         return answer(b.to_string());
     }
+    // "The answer is no, since 2 is even": the word, not its reason (issue 33).
+    if let Some(w) = yes_or_no_first(ans) {
+        return answer(w.to_string());
+    }
+    // "The answer is 5!" ends a sentence with an exclamation, not a factorial (issue 33).
+    if let Some(n) = ans.strip_suffix('!') {
+        if !n.is_empty()
+            && n.bytes()
+                .all(|c| c.is_ascii_digit() || c == b',' || c == b'.')
+        {
+            return answer(n.to_string());
+        }
+    }
     if let Some(n) = number_before_connective(ans) {
         return answer(n.to_string());
     }
@@ -196,10 +209,19 @@ pub(super) fn answer_after_anchor(
     // answer is: $\angle 2$ measures 52 degrees" -> 52), when it can be read (issue 33).
     if shape.words >= 2 && (shape.math || shape.numbers() >= 2) {
         if let Some(v) = super::sentence::sentence_value(ans) {
-            return answer(v.to_string());
+            return answer(v);
         }
     }
     answer(ans.to_string())
+}
+
+/// `yes` / `no` opening an anchored sentence and followed by punctuation: "no, since 2 is even".
+fn yes_or_no_first(ans: &str) -> Option<&str> {
+    let n = ans.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let w = &ans[..n];
+    let yes_no = w.eq_ignore_ascii_case("yes") || w.eq_ignore_ascii_case("no");
+    let next = ans[n..].chars().next();
+    (yes_no && n < ans.len() && next.is_some_and(|c| ",;:!—".contains(c))).then_some(w)
 }
 
 /// Does the text after a math span that opens an anchored sentence go on to state its value

@@ -130,17 +130,17 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
                 });
         }
     }
-    match (span.map(|(m, _, end)| (m, end)), number) {
-        (Some((_, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
-            answer: closing_sentence_value(text, ns, ne),
+    match (span, number) {
+        (Some((_, _, end)), Some((ns, ne))) if ns >= end => Some(Extracted {
+            answer: closing_number_value(text, ns, ne),
             by: ExtractedBy::LastNumber,
         }),
-        (Some((m, _)), _) => Some(Extracted {
-            answer: m,
+        (Some((m, start, end)), _) => Some(Extracted {
+            answer: closing_sentence_value(text, start, end, &m).unwrap_or(m),
             by: ExtractedBy::MathSpan,
         }),
         (None, Some((ns, ne))) => Some(Extracted {
-            answer: closing_sentence_value(text, ns, ne),
+            answer: closing_number_value(text, ns, ne),
             by: ExtractedBy::LastNumber,
         }),
         (None, None) => short_whole_answer(text).map(|a| Extracted {
@@ -151,10 +151,9 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
 }
 
 /// The last number of a response without anchor or box, `text[ns..ne]`, or the value its
-/// sentence asserts when that sentence is prose with several numbers ("So there are 239 such
+/// sentence asserts when that sentence is prose with several values ("So there are 239 such
 /// strings of length 6." -> `239`, not `6`; issue 33). Only this fallback pays for the reading.
-fn closing_sentence_value(text: &str, ns: usize, ne: usize) -> String {
-    let b = text.as_bytes();
+fn closing_number_value(text: &str, ns: usize, ne: usize) -> String {
     // A computed result ("$40 + $10 + $7 = $57.00", "500-250 = 250 customers") is the answer, as
     // in a GSM8K solution: only a number after a name ("x = 1") or in prose is read further.
     let before = text[..ns].trim_end_matches([' ', '$']);
@@ -166,16 +165,40 @@ fn closing_sentence_value(text: &str, ns: usize, ne: usize) -> String {
             return text[ns..ne].to_string();
         }
     }
-    // The sentence: from the last '\n' or sentence end (". ", "! ", "? ") before the number.
-    let mut start = ns;
-    while start > 0 {
-        let c = b[start - 1];
-        if c == b'\n' || (matches!(c, b'.' | b'!' | b'?') && b.get(start) == Some(&b' ')) {
-            break;
-        }
-        start -= 1;
+    // A clock time ("9:15 P.M.") is read as it is.
+    if text[ns..ne].contains(':') {
+        return text[ns..ne].to_string();
     }
-    let mut end = ne;
+    closing_sentence_value(text, ns, ne, &text[ns..ne]).unwrap_or_else(|| text[ns..ne].to_string())
+}
+
+/// The value the closing sentence asserts, around the last value `text[vs..ve]` (a number or a
+/// math span whose content is `last`), when the sentence is prose with several values or the last
+/// span only names something ("Thus $f(x) = x$ for all real $x$"); `None` to keep `last`.
+fn closing_sentence_value(text: &str, vs: usize, ve: usize, last: &str) -> Option<String> {
+    let b = text.as_bytes();
+    // The sentence: from the last '\n' or sentence end (". ", "! ", "? ") before the value.
+    let sentence_start = |from: usize| {
+        let mut start = from;
+        while start > 0 {
+            let c = b[start - 1];
+            if c == b'\n' || (matches!(c, b'.' | b'!' | b'?') && b.get(start) == Some(&b' ')) {
+                break;
+            }
+            start -= 1;
+        }
+        start
+    };
+    let mut start = sentence_start(vs);
+    // A display on its own line continues the sentence that announces it ("the maximum is\n\[
+    // \frac12 \]"), when that line does not end a sentence.
+    if start > 0 && start == vs && (text[vs..].starts_with("\\[") || text[vs..].starts_with("$$")) {
+        let prev = text[..start - 1].trim_end();
+        if prev.ends_with(|c: char| c.is_alphabetic() || c == ':' || c == ',') {
+            start = sentence_start(prev.len());
+        }
+    }
+    let mut end = ve;
     while end < b.len()
         && b[end] != b'\n'
         && !(b[end] == b'.' && b.get(end + 1).is_none_or(|&c| c == b' ' || c == b'\n'))
@@ -187,13 +210,18 @@ fn closing_sentence_value(text: &str, ns: usize, ne: usize) -> String {
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| w.len() >= 2)
         .count();
-    if words >= 2 && crate::number::scan_numbers(sentence).len() >= 2 {
+    let values = crate::number::scan_numbers(sentence).len()
+        + sentence.bytes().filter(|&c| c == b'$').count() / 2
+        + sentence.matches("\\(").count()
+        + sentence.matches("\\[").count();
+    // Prose: two words, or one ("So $p = 2$, $q = 3$.") between math spans.
+    let spans = sentence.bytes().filter(|&c| c == b'$').count() / 2;
+    let prose = words >= 2 || (words == 1 && spans >= 2);
+    if prose && (values >= 2 || sentence::names_only(last)) {
         crate::work::count(sentence.len());
-        if let Some(v) = sentence::sentence_value(sentence) {
-            return v.to_string();
-        }
+        return sentence::sentence_value(sentence);
     }
-    text[ns..ne].to_string()
+    None
 }
 
 /// The last run of joined boxes after byte `pos`, when there is a box there.
