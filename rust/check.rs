@@ -173,6 +173,13 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     if plan.no_answer {
         return no_answer_gold(response, opts);
     }
+    // A gold `Yes` / `No` against a response that says so in words ("It is impossible to label
+    // the cube this way."; `crate::polarity`).
+    if let Some(yes) = crate::polarity::gold_polarity(&plan.answer) {
+        if let Some(v) = yes_or_no_in_words(response, yes, opts) {
+            return v;
+        }
+    }
     // `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`, `-0.5`,
     // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
     // expressions, clock times) to the LaTeX checker.
@@ -198,6 +205,37 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     }
 }
 
+/// A response against a gold `Yes` / `No` when its answer is stated in words: the closing
+/// sentence (or the anchored sentence) denies or affirms. `None` when the response commits to a
+/// value of its own (a box, an anchored value, a yes or no word) or its words decide nothing.
+fn yes_or_no_in_words(response: &str, gold_yes: bool, opts: &CheckOptions) -> Option<Verdict> {
+    let e = extract::extract(response, &opts.split);
+    let text = match &e {
+        Some(e) if crate::polarity::gold_polarity(&e.answer).is_some() => return None,
+        Some(e) if e.by == ExtractedBy::Boxed => return None,
+        Some(e) if e.by == ExtractedBy::Anchor => {
+            let words = e
+                .answer
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.chars().nth(1).is_some())
+                .count();
+            if words < 2 {
+                return None;
+            }
+            e.answer.as_str()
+        }
+        _ if opts.extract_policy == ExtractPolicy::Strict => return None,
+        _ => response,
+    };
+    let says_yes = crate::polarity::says(text)?;
+    let word = if says_yes { "yes" } else { "no" };
+    Some(Verdict::decided(
+        says_yes == gold_yes,
+        DecidedBy::Literal,
+        Some(word.to_string()),
+    ))
+}
+
 /// A response against a gold that says there is no answer: correct when its final answer is a
 /// no-answer word, or when it commits to no answer (none, or only one read from its prose) and
 /// its closing part declines; a committed answer (anchored or boxed) is wrong.
@@ -207,10 +245,12 @@ fn no_answer_gold(response: &str, opts: &CheckOptions) -> Verdict {
         .as_ref()
         .is_some_and(|e| matches!(e.by, ExtractedBy::Anchor | ExtractedBy::Boxed));
     let extracted = e.map(|e| e.answer);
+    // "There is no such function." / "no such $n$ exists" against `none` (issue 33).
     if extracted
         .as_deref()
-        .is_some_and(crate::declines::is_no_answer)
-        || (!committed && crate::declines::declines(response))
+        .is_some_and(|x| crate::declines::is_no_answer(x) || crate::polarity::denies_existence(x))
+        || (!committed
+            && (crate::declines::declines(response) || crate::polarity::denies_existence(response)))
     {
         return Verdict::decided(true, DecidedBy::Literal, extracted);
     }

@@ -36,6 +36,7 @@ pub mod json_out;
 pub mod latex;
 mod names;
 pub mod number;
+pub mod polarity;
 pub mod records;
 pub mod scan;
 pub mod stats;
