@@ -366,6 +366,8 @@ fn rhs_of_equation(s: &str) -> &str {
         (None, None) => None,
     };
     match at {
+        // `x = -1, x = 4`: a list of values, not one equation whose value is the last.
+        Some(i) if s[..i].contains(", ") || s[..i].contains(';') => s,
         Some(i) if !trim(&s[i..]).is_empty() => trim(&s[i..]),
         _ => s,
     }

@@ -142,13 +142,16 @@ fn closing_sentence(text: &str) -> Option<String> {
 /// does not say (or says both).
 pub fn says(text: &str) -> Option<bool> {
     let closing = closing_sentence(text)?;
-    // "Yes, ...", "No, it is not possible", "No." open the sentence.
-    let first: String = closing
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_alphabetic())
-        .collect();
-    let after_first = closing.trim_start()[first.len()..].chars().next();
+    // "Yes, ...", "No, it is not possible", "No.", "So yes, ..." open the sentence.
+    let mut opening = closing.trim_start();
+    for opener in ["so ", "thus ", "hence ", "therefore ", "so, ", "thus, ", "hence, ", "therefore, "] {
+        if let Some(r) = opening.strip_prefix(opener) {
+            opening = r.trim_start();
+            break;
+        }
+    }
+    let first: String = opening.chars().take_while(|c| c.is_alphabetic()).collect();
+    let after_first = opening[first.len()..].chars().next();
     if matches!(first.as_str(), "yes" | "no")
         && after_first.is_none_or(|c| ",;:—-. ".contains(c))
         && !(first == "no" && after_first == Some(' '))
@@ -158,7 +161,12 @@ pub fn says(text: &str) -> Option<bool> {
     let denies = DENIES.iter().any(|p| closing.contains(p))
         || closing.contains(" not ")
         || closing.starts_with(" no ");
-    let affirms = AFFIRMS.iter().any(|p| closing.contains(p));
+    // An affirmation inside a denial ("does not exist") is not one.
+    let mut rest = closing.clone();
+    for p in DENIES {
+        rest = rest.replace(p, " ");
+    }
+    let affirms = AFFIRMS.iter().any(|p| rest.contains(p));
     match (denies, affirms) {
         (true, false) => Some(false),
         (false, true) => Some(true),
@@ -228,6 +236,8 @@ mod tests {
             ("So 561 is indeed a Carmichael number.", Some(true)),
             ("No such $n$ exists.\n\nThis completes the proof.", Some(false)),
             ("No, because 3 is odd.", Some(false)),
+            ("So yes, every such number is divisible by 3.", Some(true)),
+            ("Therefore, such a triangle does not exist.", Some(false)),
             ("So the sum is 12.", None),
             ("It is possible for n = 3 but not for n = 4.", None),
         ] {

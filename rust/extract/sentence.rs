@@ -632,9 +632,31 @@ fn values_opening(t: &Tokens, i: usize) -> Option<String> {
         if !spans_only && next_word {
             return None;
         }
+        if !list_may_end(t, &vals, after) {
+            return None;
+        }
+        return Some(vals.join(", "));
+    }
+    // "8 of the 20 apples were red": the part is the answer.
+    if vals.len() == 1
+        && !spans_only
+        && t.word(after, "of")
+        && (t.word_in(after + 1, &["the", "them", "these", "those", "its", "his", "her", "their"])
+            || t.kind(after + 1) == Some(Kind::Num))
+        && tail_leaves_value(t, after)
+    {
         return Some(vals.join(", "));
     }
     None
+}
+
+/// Several values end the statement: nothing but punctuation, a condition or a phrase follows
+/// them ("$n = 23$, and $n = 24$ fails" is two statements).
+fn list_may_end(t: &Tokens, vals: &[&str], after: usize) -> bool {
+    vals.len() == 1
+        || t.kind(after) != Some(Kind::Word)
+        || t.word_in(after, CONDITIONS)
+        || t.word_in(after, PREPOSITIONS)
 }
 
 /// The value after the first copula that takes one: `Some(Some(v))`; `Some(None)` when a value
@@ -681,8 +703,8 @@ fn after_copula(t: &Tokens, from: usize) -> Option<Option<String>> {
             return Some(None);
         }
         if let Some((vals, after)) = value_list(t, j) {
-            // "= 120" after an expression: the computed value ("$\binom{10}{3} = 120$" is one span).
-            return Some(tail_leaves_value(t, after).then(|| vals.join(", ")));
+            let ok = list_may_end(t, &vals, after) && tail_leaves_value(t, after);
+            return Some(ok.then(|| vals.join(", ")));
         }
         // An expression without prose words to the end of the sentence: "n(n-3)/2", "x^2 + 2x + 1".
         if let Some(tok) = t.toks.get(j) {
@@ -817,6 +839,7 @@ mod tests {
                 "16",
             ),
             ("He can skip 4 class because 10 - 4 = 6", "4"),
+            ("In the end, 8 of the 20 apples were red.", "8"),
         ] {
             assert_eq!(sentence_value(s).as_deref(), Some(want), "{s}");
         }
@@ -834,6 +857,7 @@ mod tests {
             "So 5 friends get 12 cookies each.",
             "The value is not 5 but 6 when x = 2",
             "So $x = 3$ gives $y = 5$.",
+            "Therefore, the largest such integer is $n = 23$, and $n = 24$ fails.",
             "She spent 45 dollars on 3 books and 2 pens.",
             "After 3 days she has 12 apples and 4 pears.",
             "The sum of 3 and 4 is 7, so the product is 12.",
