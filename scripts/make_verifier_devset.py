@@ -789,6 +789,162 @@ CONSTRUCTED: list[tuple[str, str, str, bool, str]] = [
 ]
 
 
+#: Issue 33, second pass: closing prose read as a careful grader reads it (math spans, several named
+#: values, computations in the sentence, the main verb's number) and yes / no stated in words; each
+#: correct item beside its near miss. Ids `constructed/pNNN` (a list of its own, so that the items
+#: above keep their ids).
+_W = "We work through the problem step by step.\n\n"
+PROSE: list[tuple[str, str, str, bool, str]] = [
+    (C2, "60", _W + "Hence the average speed is 60 km per hour over 3 hours.", True, ""),
+    (C2, "3", _W + "Hence the average speed is 60 km per hour over 3 hours.", False, "the given time"),
+    (C2, "60", _W + "So the train covers 180 km in 3 hours.", False, "the distance, not the speed"),
+    (C2, "(2, 7)", _W + "Thus $x = 2$ and $y = 7$.", True, ""),
+    (C2, "(2, 7)", _W + "Thus $x = 7$ and $y = 2$.", False, "swapped"),
+    (C2, "x=2, y=7", _W + "Thus $x = 2$.", False, "one part of two"),
+    (C2, "-1, 4", _W + "So the roots are $x = -1$ and $x = 4$.", True, ""),
+    (C2, "4", _W + "So the roots are $x = -1$ and $x = 4$.", False, "the gold has one root"),
+    (C2, "14", _W + "Therefore she needs 14 more stickers to have 50 in total.", True, ""),
+    (
+        C2,
+        "50",
+        _W + "Therefore she needs 14 more stickers to have 50 in total.",
+        False,
+        "the target, not the answer",
+    ),
+    (C2, "48", _W + "So the area of the garden is 48 square meters.", True, ""),
+    (C2, "5", _W + "It follows that $k = 5$ is the minimum.", True, ""),
+    (C2, "2", _W + "The remainder when $2^{100}$ is divided by 7 is $2$.", True, ""),
+    (C2, "7", _W + "The remainder when $2^{100}$ is divided by 7 is $2$.", False, "the divisor"),
+    (C2, "56", _W + "So there are $\\binom{8}{3} = 56$ ways.", True, ""),
+    (C2, "f(x)=x^2+1", _W + "Hence the function is $f(x) = x^2 + 1$ for every real $x$.", True, ""),
+    (C2, "f(x)=x^2+1", _W + "Hence the function is $f(x) = x^2 - 1$ for every real $x$.", False, "sign"),
+    (
+        C2,
+        "f(x)=x",
+        "Substituting y = 0 gives f(f(x)) = x.\nThus $f(x) = x$ for all $x \\in \\mathbb{R}$.",
+        True,
+        "",
+    ),
+    (
+        C2,
+        "f(x)=x",
+        "Substituting y = 0 gives f(f(x)) = 4x.\nThus $f(x) = 2x$ for all $x \\in \\mathbb{R}$.",
+        False,
+        "",
+    ),
+    (C2, "\\frac12", _W + "Hence the maximum value is $\\frac{1}{2}$, attained at $x = 1$.", True, ""),
+    (
+        C2,
+        "1",
+        _W + "Hence the maximum value is $\\frac{1}{2}$, attained at $x = 1$.",
+        False,
+        "the point, not the value",
+    ),
+    (C2, "3", _W + "The minimum value of the expression is 3, which occurs when $a=b=c=1$.", True, ""),
+    (
+        C2,
+        "1",
+        _W + "The minimum value of the expression is 3, which occurs when $a=b=c=1$.",
+        False,
+        "the point",
+    ),
+    (C2, "5", _W + "Therefore $n = 5$ works, and it is the smallest such $n$.", True, ""),
+    (C2, "6", _W + "Therefore $n = 5$ works, and it is the smallest such $n$.", False, ""),
+    (C2, "4", _W + "We conclude that $x=4$ is the only real root of $x^3 - 64 = 0$.", True, ""),
+    (C2, "45", _W + "In total, she spent 45 dollars on 3 books.", True, ""),
+    (C2, "3", _W + "In total, she spent 45 dollars on 3 books.", False, "the count of books"),
+    (C2, "6", _W + "So it takes 6 hours for 3 workers to finish.", True, ""),
+    (C2, "3", _W + "So it takes 6 hours for 3 workers to finish.", False, ""),
+    (C2, "12", _W + "So Tom has 12 marbles left after giving 3 to Ann.", True, ""),
+    (C2, "3", _W + "So Tom has 12 marbles left after giving 3 to Ann.", False, ""),
+    (C2, "4", _W + "So the remainder is 4 when divided by 7.", True, ""),
+    (C2, "p=2, q=3", _W + "So $p = 2$, $q = 3$.", True, ""),
+    (C2, "p=2, q=3", _W + "So $p = 3$, $q = 2$.", False, "swapped"),
+    (C2, "8", _W + "In the end, 8 of the 20 apples were red.", True, ""),
+    (C2, "20", _W + "In the end, 8 of the 20 apples were red.", False, "the whole, not the part"),
+    (C2, "35", _W + "So Maria has 35 dollars left after buying 3 books for 5 dollars each.", True, ""),
+    (C2, "15", _W + "So Maria has 35 dollars left after buying 3 books for 5 dollars each.", False, ""),
+    (C2, "7", _W + "So the minimum number of moves is 7 when there are 3 disks.", True, ""),
+    (C2, "3", _W + "So the minimum number of moves is 7 when there are 3 disks.", False, ""),
+    (C2, "(3,-2)", _W + "Thus the ordered pair is $(3, -2)$.", True, ""),
+    (C2, "(3,-2)", _W + "Thus the ordered pair is $(-2, 3)$.", False, "reordered"),
+    (C2, "a=3, b=-4", _W + "Solving the system we find $a = -4$ and $b = 3$.", False, "swapped"),
+    (C2, "8", _W + "So he will be 5+3=8 in 3 years.", True, ""),
+    (C2, "3", _W + "So he will be 5+3=8 in 3 years.", False, ""),
+    (C2, "48", _W + "So, there are 16 x 3 = 48 kilograms of flour in 3 bags.", True, ""),
+    (C2, "16", _W + "So, there are 16 x 3 = 48 kilograms of flour in 3 bags.", False, ""),
+    # Yes / no and none stated in words.
+    (C2, "No", _W + "Thus it is not possible to tile the board with these pieces.", True, ""),
+    (C2, "No", _W + "Thus it is possible to tile the board with these pieces.", False, ""),
+    (C2, "No", _W + "Therefore, such a triangle does not exist.", True, ""),
+    (C2, "Yes", _W + "Therefore, such a triangle does not exist.", False, ""),
+    (C2, "Yes", _W + "So yes, every such number is divisible by 3.", True, ""),
+    (C2, "Yes", _W + "Thus such a coloring exists.", True, ""),
+    (C2, "No", _W + "Thus such a coloring exists.", False, ""),
+    (C2, "No", _W + "The answer is no, since 2 is even.", True, ""),
+    (C2, "None", _W + "There is no such function.", True, ""),
+    (C2, "f(x)=x", _W + "There is no such function.", False, ""),
+    (C2, "No", _W + "Final answer: no such $n$ exists.", True, ""),
+    (C1, "5", _W + "The answer is 5!", True, "an exclamation"),
+    (C1, "6", _W + "The answer is 5!", False, ""),
+]
+
+
+def _prose() -> list[dict]:
+    return [
+        {
+            "id": f"constructed/p{i:03d}",
+            "source": "constructed",
+            "cls": cls,
+            "gold": gold,
+            "response": response,
+            "label": label,
+            "doubtful": False,
+            "note": note,
+        }
+        for i, (cls, gold, response, label, note) in enumerate(PROSE)
+    ]
+
+
+def _last_line_numbers(text: str) -> list[str]:
+    import re
+
+    last = text.strip().split("\n")[-1]
+    return re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", last.replace(",", ""))
+
+
+def _gsm8k_solutions() -> list[dict]:
+    """GSM8K's own worked solutions (written by people, correct), without their `####` line: they
+    state the answer only in prose. Every solution whose last line holds two or more numbers (the
+    hard case for a last-number rule), in dataset order, the first 80; the first 40 of them also
+    against a near-miss gold (another number of that line). GSM8K, MIT licence (data/README.md)."""
+    items = json.loads((ROOT / "data" / "answer_check" / "gsm8k_xwin.json").read_text(encoding="utf-8"))
+    out: list[dict] = []
+    picked = 0
+    for k, it in enumerate(items):
+        nums = _last_line_numbers(it["solution"])
+        gold = it["answer"].replace(",", "")
+        if len(set(nums)) < 2 or gold not in nums:
+            continue
+        base = {"source": "gsm8k", "cls": C2, "response": it["solution"], "doubtful": False}
+        out.append({"id": f"gsm8k/{k:04d}", **base, "gold": it["answer"], "label": True, "note": ""})
+        if picked < 40:
+            other = next(n for n in nums if n != gold and float(n) != float(gold))
+            out.append(
+                {
+                    "id": f"gsm8k/{k:04d}_miss",
+                    **base,
+                    "gold": other,
+                    "label": False,
+                    "note": "another number of the closing line",
+                }
+            )
+        picked += 1
+        if picked == 80:
+            break
+    return out
+
+
 def _qwen() -> list[dict]:
     rows = [json.loads(x) for x in QWEN.read_text(encoding="utf-8").splitlines() if x.strip()]
     rejected = [r for r in rows if not all(r[v] for v in QWEN_VERDICTS)]
@@ -870,8 +1026,13 @@ def _constructed() -> list[dict]:
     return out
 
 
+def build() -> list[dict]:
+    """Every item of the development set, in file order."""
+    return _qwen() + _nemo() + _constructed() + _prose() + _gsm8k_solutions()
+
+
 def main() -> None:
-    items = _qwen() + _nemo() + _constructed()
+    items = build()
     ids = [it["id"] for it in items]
     assert len(ids) == len(set(ids)), "duplicate ids"
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -62,7 +62,7 @@ def test_rows_are_well_formed_and_cover_every_class():
 
 
 def test_file_is_what_the_builder_writes():
-    built = builder._qwen() + builder._nemo() + builder._constructed()
+    built = builder.build()
     assert built == _items(), "run scripts/make_verifier_devset.py"
 
 
