@@ -160,6 +160,14 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
             let letter = char::from(p).to_string();
             return Verdict::decided(p == g, DecidedBy::Literal, Some(letter));
         }
+        // No letter: the response's answer against the option's text (`\boxed{12}` against
+        // `(B) 12`; issue 33).
+        if let Some(text) = choice::gold_option_text(&plan.answer) {
+            let option = crate::gold::fresh_plan(text, opts.kind);
+            if option.letter.is_none() && !option.unreduced {
+                return check_fixed(response, &option, opts);
+            }
+        }
     }
     // A gold given as a worked solution (MATH's `solution` field, GSM8K's `#### 18`) is reduced
     // by the gold rule every framework's metric agrees with (`crate::gold`): the last
@@ -373,6 +381,43 @@ fn rhs_of_equation(s: &str) -> &str {
     }
 }
 
+/// "1.5 million" → `1500000`: a decimal number and a scale word (thousand to trillion), exactly.
+fn scaled_number(p: &str) -> Option<String> {
+    let p = p.trim();
+    let at = p.find(|c: char| c.is_ascii_alphabetic())?;
+    let (num, word) = (&p[..at], p[at..].trim());
+    let k = match word.trim_end_matches('.').to_ascii_lowercase().as_str() {
+        "thousand" => 3,
+        "million" => 6,
+        "billion" => 9,
+        "trillion" => 12,
+        _ => return None,
+    };
+    let num = num.trim().trim_start_matches('$');
+    // Commas only as thousands groups ("2,500 thousand"; "2,5" is a decimal comma: left alone).
+    if num
+        .split(',')
+        .skip(1)
+        .any(|g| g.split('.').next().map(str::len) != Some(3))
+    {
+        return None;
+    }
+    let num = num.replace(',', "");
+    if num.is_empty()
+        || !num.bytes().all(|c| c.is_ascii_digit() || c == b'.')
+        || num.matches('.').count() > 1
+    {
+        return None;
+    }
+    let (int, frac) = num.split_once('.').unwrap_or((&num, ""));
+    if frac.len() > k || int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let digits = format!("{int}{frac}{}", "0".repeat(k - frac.len()));
+    let v = digits.trim_start_matches('0');
+    Some(if v.is_empty() { "0".into() } else { v.into() })
+}
+
 /// A word of three or more letters that is not a LaTeX command: "The volume is 120" is prose
 /// whose number the number checker reads; "4\\sqrt{2}" or "(9+1)" go to the engine.
 fn has_prose_word(s: &str) -> bool {
@@ -437,7 +482,14 @@ fn numbers_against(
     let p_full = normalize_answer(&extracted);
     let p = rhs_of_equation(&p_full);
     // "The answer is seven." against 7: an answer written in number words is that number.
-    let pred_num = number::parse_number(p)
+    // "1.5 million" is 1500000 (the number reader would stop at 1.5).
+    let scaled = if p.contains("illion") || p.contains("thousand") {
+        scaled_number(p).and_then(|v| number::parse_number(&v))
+    } else {
+        None
+    };
+    let pred_num = scaled
+        .or_else(|| number::parse_number(p))
         .or_else(|| number::number_words(p).and_then(|v| number::parse_number(&v.to_string())));
     let gold_is_number = gold_num.is_some();
     if let (Some(gn), Some(pn)) = (gold_num, pred_num.as_ref()) {
@@ -745,6 +797,18 @@ mod tests {
             fixed("The answer is 5", "\\frac{").reason,
             Reason::GoldUnparseable
         );
+    }
+
+    #[test]
+    fn scale_words() {
+        assert_eq!(scaled_number("1.5 million").as_deref(), Some("1500000"));
+        assert_eq!(scaled_number("$2,5 thousand"), None);
+        assert_eq!(scaled_number("3 billion").as_deref(), Some("3000000000"));
+        assert_eq!(scaled_number("1.2345 thousand"), None);
+        assert_eq!(scaled_number("two million"), None);
+        let v = fixed("The answer is: 1.5 million", "1500000");
+        assert!(v.correct, "{v:?}");
+        assert!(!fixed("The answer is: 1.5 million", "150000").correct);
     }
 
     #[test]

@@ -37,6 +37,21 @@ pub fn gold_letter(gold: &str) -> Option<u8> {
         .flatten()
 }
 
+/// The option text of a gold that names its choice (`(B) 12`, `C. x = 42`, `(D) Alina`): what a
+/// response that answers with the option's content instead of its letter is compared with.
+pub fn gold_option_text(gold: &str) -> Option<&str> {
+    let g = unwrap_text(trim(trim(gold).trim_matches('$')));
+    option_letter(g)?;
+    let b = g.as_bytes();
+    let rest = match b {
+        [b'(', _, b')', ..] => &g[3..],
+        [_, b'.' | b')' | b':', ..] => &g[2..],
+        _ => return None,
+    };
+    let text = rest.trim();
+    (!text.is_empty()).then_some(text)
+}
+
 /// `\text{(C)}`, `\textbf{C}`, `\mathrm{C}` -> their argument; anything else unchanged.
 fn unwrap_text(s: &str) -> &str {
     for mac in ["\\text{", "\\textbf{", "\\mathrm{", "\\mathbf{"] {

@@ -352,6 +352,14 @@ pub fn with_gold_plan<R>(
 }
 
 /// Make `plan` the plan of `gold` for checks of `kind`, in place.
+/// A plan made fresh, not from this thread's cache (for a gold derived from another inside a
+/// check, such as a choice's option text).
+pub fn fresh_plan(gold: &str, kind: crate::verdict::Kind) -> GoldPlan {
+    let mut plan = GoldPlan::default();
+    fill_plan(&mut plan, gold, kind);
+    plan
+}
+
 fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     use crate::number::{normalize_answer, parse_number};
     use crate::verdict::Kind;

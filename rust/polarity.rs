@@ -144,7 +144,16 @@ pub fn says(text: &str) -> Option<bool> {
     let closing = closing_sentence(text)?;
     // "Yes, ...", "No, it is not possible", "No.", "So yes, ..." open the sentence.
     let mut opening = closing.trim_start();
-    for opener in ["so ", "thus ", "hence ", "therefore ", "so, ", "thus, ", "hence, ", "therefore, "] {
+    for opener in [
+        "so ",
+        "thus ",
+        "hence ",
+        "therefore ",
+        "so, ",
+        "thus, ",
+        "hence, ",
+        "therefore, ",
+    ] {
         if let Some(r) = opening.strip_prefix(opener) {
             opening = r.trim_start();
             break;

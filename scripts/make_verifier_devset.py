@@ -887,6 +887,13 @@ PROSE: list[tuple[str, str, str, bool, str]] = [
     (C2, "No", _W + "Final answer: no such $n$ exists.", True, ""),
     (C1, "5", _W + "The answer is 5!", True, "an exclamation"),
     (C1, "6", _W + "The answer is 5!", False, ""),
+    # Forms: a choice's text instead of its letter, a scale word, solutions joined by "or".
+    (C5, "(B) 12", _W + "The answer is $\\boxed{12}$", True, "the option's content"),
+    (C5, "(B) 12", _W + "The answer is $\\boxed{13}$", False, ""),
+    (C5, "1500000", _W + "The answer is: 1.5 million", True, ""),
+    (C5, "150000", _W + "The answer is: 1.5 million", False, "a power of ten off"),
+    (C5, "1, 2", _W + "The final answer is $\\boxed{n = 1 \\text{ or } n = 2}$.", True, ""),
+    (C5, "1, 3", _W + "The final answer is $\\boxed{n = 1 \\text{ or } n = 2}$.", False, ""),
 ]
 
 

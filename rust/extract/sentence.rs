@@ -641,8 +641,12 @@ fn values_opening(t: &Tokens, i: usize) -> Option<String> {
     if vals.len() == 1
         && !spans_only
         && t.word(after, "of")
-        && (t.word_in(after + 1, &["the", "them", "these", "those", "its", "his", "her", "their"])
-            || t.kind(after + 1) == Some(Kind::Num))
+        && (t.word_in(
+            after + 1,
+            &[
+                "the", "them", "these", "those", "its", "his", "her", "their",
+            ],
+        ) || t.kind(after + 1) == Some(Kind::Num))
         && tail_leaves_value(t, after)
     {
         return Some(vals.join(", "));
