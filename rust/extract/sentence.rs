@@ -584,6 +584,11 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
     if t.word_in(clause, &["that", "who", "whose"]) {
         return !(clause..t.len()).any(|k| t.sign(k, '='));
     }
+    // "14 apples, which is 7 more than John's": a clause about the value.
+    if clause > i && t.word(clause, "which") && t.word_in(clause + 1, &["is", "are", "was", "were"])
+    {
+        return !(clause..t.len()).any(|k| t.sign(k, '='));
+    }
     if t.word_in(clause, CONDITIONS)
         || t.phrase(clause, &["which", "occurs"])
         || t.phrase(clause, &["which", "is", "attained"])
@@ -674,6 +679,10 @@ fn after_copula(t: &Tokens, from: usize) -> Option<Option<String>> {
         if i > from && t.word_in(i, SUBORDINATORS) {
             return None;
         }
+        // ", which is 7 more than ...": a relative clause describes what came before it.
+        if i > from && t.sign(i - 1, ',') && t.word_in(i, &["which", "who"]) {
+            return None;
+        }
         // ':' announces a value only before a space ("The solutions: 3 and 5"; not "9:15").
         let colon = t.sign(i, ':') && t.s[t.toks[i].end..].starts_with(' ');
         let len = if t.sign(i, '=') || colon {
@@ -750,7 +759,7 @@ fn after_main_verb(t: &Tokens, from: usize) -> Option<usize> {
     // Words only before it (the subject and the verb), and a verb-like word right before it.
     if n == from
         || !(from..n).all(|k| t.kind(k) == Some(Kind::Word))
-        || t.word_in(n - 1, PREPOSITIONS)
+        || (t.word_in(n - 1, PREPOSITIONS) && !of_a_quantity(t, n - 1))
         || t.word_in(n - 1, JOINERS)
         || t.word_in(
             n - 1,
@@ -767,6 +776,25 @@ fn after_main_verb(t: &Tokens, from: usize) -> Option<usize> {
         return None;
     }
     tail_leaves_value(t, n + 1).then_some(n)
+}
+
+/// "a total of 14", "the sum of 14": `of` after a noun that names the quantity.
+fn of_a_quantity(t: &Tokens, of: usize) -> bool {
+    of > 0
+        && t.word(of, "of")
+        && t.word_in(
+            of - 1,
+            &[
+                "total",
+                "sum",
+                "product",
+                "difference",
+                "quotient",
+                "number",
+                "count",
+                "amount",
+            ],
+        )
 }
 
 #[cfg(test)]
@@ -844,6 +872,11 @@ mod tests {
             ),
             ("He can skip 4 class because 10 - 4 = 6", "4"),
             ("In the end, 8 of the 20 apples were red.", "8"),
+            ("This gives a total of 14 apples for 2 people.", "14"),
+            (
+                "Therefore, Mark has 14 apples, which is 7 more than John.",
+                "14",
+            ),
         ] {
             assert_eq!(sentence_value(s).as_deref(), Some(want), "{s}");
         }
