@@ -894,6 +894,20 @@ PROSE: list[tuple[str, str, str, bool, str]] = [
     (C5, "150000", _W + "The answer is: 1.5 million", False, "a power of ten off"),
     (C5, "1, 2", _W + "The final answer is $\\boxed{n = 1 \\text{ or } n = 2}$.", True, ""),
     (C5, "1, 3", _W + "The final answer is $\\boxed{n = 1 \\text{ or } n = 2}$.", False, ""),
+    (
+        C5,
+        "\\frac{\\pi}{4}+k\\pi",
+        _W + "So $x = \\boxed{\\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}}$.",
+        True,
+        "",
+    ),
+    (
+        C5,
+        "\\frac{\\pi}{4}+k\\pi",
+        _W + "So $x = \\boxed{\\frac{\\pi}{4} + 2k\\pi, k \\in \\mathbb{Z}}$.",
+        False,
+        "half the solutions",
+    ),
 ]
 
 

@@ -47,7 +47,18 @@ pub(super) fn prepare(e: &Expr) -> Expr {
             }
             Expr::Relation(v.iter().map(prepare).collect(), ops)
         }
-        Expr::List(k, items) => Expr::List(*k, items.iter().map(prepare).collect()),
+        Expr::List(k, items) => {
+            // `\frac{\pi}{4} + k\pi, k \in \mathbb{Z}`: the range of the answer's integer
+            // parameter is no part of its value.
+            let kept: Vec<&Expr> = items.iter().filter(|x| !integer_parameter(x)).collect();
+            match kept.as_slice() {
+                [one] if kept.len() < items.len() => prepare(one),
+                _ if kept.len() < items.len() && !kept.is_empty() => {
+                    Expr::List(*k, kept.into_iter().map(prepare).collect())
+                }
+                _ => Expr::List(*k, items.iter().map(prepare).collect()),
+            }
+        }
         Expr::Set(items) => Expr::Set(items.iter().map(prepare).collect()),
         _ => {
             if !matches!(e, Expr::Matrix(_)) && e.contains(&|x| matches!(x, Expr::Matrix(_))) {
@@ -57,6 +68,18 @@ pub(super) fn prepare(e: &Expr) -> Expr {
             }
             e.clone()
         }
+    }
+}
+
+/// `k \in \mathbb{Z}`, `n \in \mathbb{N}`: a one-letter name ranging over the integers or the
+/// naturals.
+fn integer_parameter(e: &Expr) -> bool {
+    match e {
+        Expr::In(x, set) => {
+            matches!(x.as_ref(), Expr::Sym(n, None) if n.len() == 1)
+                && matches!(set.as_ref(), Expr::Sym(s, None) if matches!(s.as_str(), "Z" | "N"))
+        }
+        _ => false,
     }
 }
 

@@ -416,6 +416,22 @@ mod policy_examples {
             ("0.1\\overline{6}", "\\frac16", E),
             ("\\mathbb{R}", "(-\\infty, \\infty)", E),
             ("x \\ne 3", "(-\\infty, 3) \\cup (3, \\infty)", E),
+            // An integer parameter's range is no part of the value (issue 33).
+            (
+                "\\frac{\\pi}{4}+k\\pi",
+                "\\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}",
+                E,
+            ),
+            (
+                "\\frac{\\pi}{4}+k\\pi, k \\in \\mathbb{Z}",
+                "\\frac{\\pi}{4} + k\\pi",
+                E,
+            ),
+            (
+                "\\frac{\\pi}{4}+k\\pi",
+                "\\frac{\\pi}{4} + 2k\\pi, k \\in \\mathbb{Z}",
+                N,
+            ),
         ] {
             check(g, p, want);
         }
