@@ -873,6 +873,17 @@ PROSE: list[tuple[str, str, str, bool, str]] = [
     (C2, "3", _W + "So he will be 5+3=8 in 3 years.", False, ""),
     (C2, "48", _W + "So, there are 16 x 3 = 48 kilograms of flour in 3 bags.", True, ""),
     (C2, "16", _W + "So, there are 16 x 3 = 48 kilograms of flour in 3 bags.", False, ""),
+    # A closing check of the answer is not the answer.
+    (C2, "36", "3 boxes with 12 apples each.\nSo there are 36 apples.\n\nCheck: 36 / 3 = 12 ✓", True, ""),
+    (
+        C2,
+        "12",
+        "3 boxes with 12 apples each.\nSo there are 36 apples.\n\nCheck: 36 / 3 = 12 ✓",
+        False,
+        "the check's value",
+    ),
+    (C2, "5", "So Mark needs 5 more days.\n\n**Double-check:** 5 × 20 = 100 pages. ✓", True, ""),
+    (C2, "100", "So Mark needs 5 more days.\n\n**Double-check:** 5 × 20 = 100 pages. ✓", False, ""),
     # Yes / no and none stated in words.
     (C2, "No", _W + "Thus it is not possible to tile the board with these pieces.", True, ""),
     (C2, "No", _W + "Thus it is possible to tile the board with these pieces.", False, ""),

@@ -115,6 +115,9 @@ pub fn extract(text: &str, patterns: &[String]) -> Option<Extracted> {
             });
         }
     }
+    // A closing check of the answer ("Check: 36 / 3 = 12 ✓", "**Verification:** …") is not the
+    // answer: the fallbacks read the response before it.
+    let text = before_verification(text);
     // The last math span, unless a number comes after it ("... $$x$$. So there are 12 ways").
     let span = last_math_span_from(text);
     let number = last_number_span(text).map(|sp| widen_clock(text, sp));
@@ -224,6 +227,42 @@ fn closing_sentence_value(text: &str, vs: usize, ve: usize, last: &str) -> Optio
     None
 }
 
+/// Words that open a paragraph checking an answer already given.
+const VERIFICATION: &[&str] = &[
+    "check:",
+    "check ",
+    "checking",
+    "verification",
+    "verify",
+    "let's verify",
+    "let us verify",
+    "let's check",
+    "let us check",
+    "to verify",
+    "to check",
+    "double-check",
+    "double check",
+    "sanity check",
+];
+
+/// `text` without its last paragraph when that paragraph checks the answer ("Check: 36 / 3 = 12
+/// ✓") and a value comes before it; else `text`.
+fn before_verification(text: &str) -> &str {
+    let t = text.trim_end();
+    let Some(cut) = t.rfind('\n') else {
+        return text;
+    };
+    let last = t[cut..].trim_start_matches(['\n', ' ', '*', '#', '>', '-']);
+    let head: String = last.chars().take(20).collect::<String>().to_lowercase();
+    if VERIFICATION.iter().any(|v| head.starts_with(v))
+        && t[..cut].bytes().any(|c| c.is_ascii_digit())
+    {
+        crate::work::count(20);
+        return &text[..cut];
+    }
+    text
+}
+
 /// The last run of joined boxes after byte `pos`, when there is a box there.
 fn boxes_after(text: &str, pos: usize) -> Option<String> {
     let rest = &text[pos..];
@@ -297,6 +336,26 @@ mod tests {
         ];
         for (t, want) in cases {
             assert_eq!(ex(t).as_deref(), want, "{t}");
+        }
+    }
+
+    /// Issue 33: a closing check of the answer is not the answer.
+    #[test]
+    fn a_closing_check_is_not_the_answer() {
+        for (t, want) in [
+            (
+                "3 boxes with 12 apples each.\nSo there are 36 apples.\n\nCheck: 36 / 3 = 12 ✓",
+                "36",
+            ),
+            (
+                "So Mark needs 5 more days.\n\n**Double-check:** 5 × 20 = 100 pages. ✓",
+                "5",
+            ),
+            ("So it is 7.\nChecking the units, 7 is right.", "7"),
+            // The check is the whole response: read as before.
+            ("Check: 36 / 3 = 12", "12"),
+        ] {
+            assert_eq!(ex(t).as_deref(), Some(want), "{t}");
         }
     }
 
