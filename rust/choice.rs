@@ -127,13 +127,40 @@ pub fn response_letter(
         return Some(l);
     }
     let e = extracted?;
-    let t = unwrap_text(e.answer.trim().trim_matches(['$', '.', ' ']));
+    // Two letter boxes with reasoning between them (`\boxed{C} … \boxed{E}`): the last is the
+    // final choice (a list `\boxed{A}, \boxed{C}` stays a list).
+    if e.by == extract::ExtractedBy::Boxed {
+        let boxes = crate::scan::boxes::find_boxes(response);
+        if let [.., a, b] = boxes.as_slice() {
+            let between = &response[a.end..b.start];
+            let separated = between
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '$')
+                .any(|w| !w.is_empty() && !matches!(w, "and" | "or"));
+            let last = lone_letter(b.content(response));
+            if separated && lone_letter(a.content(response)).is_some() {
+                if let Some(l) = last.filter(|&l| allowed(l)) {
+                    return Some(l);
+                }
+            }
+        }
+    }
+    let t = e.answer.trim().trim_matches(['$', '.', ' ']);
+    if let Some(l) = lone_letter(t).filter(|&l| allowed(l)) {
+        return Some(l);
+    }
+    // `\boxed{E: A polygenic risk score}`: a letter with its option text.
+    option_letter(unwrap_text(t)).filter(|&l| allowed(l))
+}
+
+/// `C`, `(C)`, `\text{C}`, `\text{(C)}`: the letter.
+fn lone_letter(s: &str) -> Option<u8> {
+    let t = unwrap_text(s.trim().trim_matches(['$', '.', ' ']));
     let t = t
         .strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
         .unwrap_or(t);
     let t = unwrap_text(t);
-    (t.len() == 1 && allowed(t.as_bytes()[0])).then(|| t.as_bytes()[0])
+    (t.len() == 1 && t.as_bytes()[0].is_ascii_uppercase()).then(|| t.as_bytes()[0])
 }
 
 fn is_letter_byte(c: u8) -> bool {
@@ -269,6 +296,12 @@ mod tests {
                 Some('D'),
             ),
             ("D. it can't be A or B", "D", Some('D')),
+            // Issue 33 (reported in NeMo-Gym's PR 1844): a letter with its option text in the
+            // box; a first letter box, reasoning, then the final one; a list stays a list.
+            ("\\boxed{E: A polygenic risk score}", "E", Some('E')),
+            ("So \\boxed{C}? No: redo it. \\boxed{E}", "E", Some('E')),
+            ("\\boxed{C} ... \\boxed{E}", "E", Some('E')),
+            ("\\boxed{A}, \\boxed{C}", "C", None),
             ("réponse est C non A", "C", Some('C')),
             ("B。 不是 A", "B", Some('B')),
             ("B不是 A", "B", Some('B')),

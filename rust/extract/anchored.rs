@@ -131,7 +131,9 @@ pub(super) fn answer_after_anchor(
     };
     for i in memchr::memchr_iter(b'.', &b[..end]) {
         let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
-        if !next_digit && (i + 1 == b.len() || b[i + 1] == b' ') {
+        // An ellipsis ("2*7 + 3*6 + ... = 81") does not end the sentence.
+        let ellipsis = i >= 2 && b[i - 1] == b'.' && b[i - 2] == b'.';
+        if !next_digit && !ellipsis && (i + 1 == b.len() || b[i + 1] == b' ') {
             end = i;
             break;
         }
@@ -455,6 +457,8 @@ mod tests {
             ("The answer is $1,250 because the rest was spent.", "$1,250"),
             ("The answer is -3.5 since x < 0.", "-3.5"),
             ("Answer: 7 as computed above", "7"),
+            // An ellipsis does not end the sentence (reported in antirez/ds4 PR 319).
+            ("Answer: 2*7 + 3*6 + ... = 81", "2*7 + 3*6 + ... = 81"),
         ] {
             assert_eq!(ex(text).as_deref(), Some(want), "{text}");
         }
