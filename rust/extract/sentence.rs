@@ -578,6 +578,7 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
     } else {
         i
     };
+    crate::work::count(t.len() - clause);
     let rest_has_value = (clause..t.len()).any(|k| t.is_value(k));
     // A relative clause ("16 people that think ...") describes the value, unless it computes
     // another ("90 bees that left - 15 bees = 75 bees").
@@ -604,6 +605,7 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
     // A prepositional phrase: its numbers are circumstances, as long as no second assertion
     // follows ("on 3 books and 2 pens" is two).
     if t.word_in(i, PREPOSITIONS) {
+        crate::work::count(t.len() - i);
         return (i..t.len()).all(|k| {
             !t.word_in(k, SECOND_ASSERTION)
                 && !matches!(
@@ -674,6 +676,7 @@ fn list_may_end(t: &Tokens, vals: &[&str], after: usize) -> bool {
 fn after_copula(t: &Tokens, from: usize) -> Option<Option<String>> {
     let mut i = from;
     while i < t.len() {
+        crate::work::count(1);
         // "They make 10% more because 1000 + 100 = 1,100 if X = 10": a subordinate clause's
         // values are reasons, not what the sentence asserts.
         if i > from && t.word_in(i, SUBORDINATORS) {
@@ -736,13 +739,26 @@ fn after_copula(t: &Tokens, from: usize) -> Option<Option<String>> {
 
 /// Symbols, digits and one-letter names only, with a digit: `n(n-3)/2`, `x^2 + 2x + 1`.
 fn is_plain_expression(e: &str) -> bool {
-    !e.is_empty()
-        && e.bytes().any(|c| c.is_ascii_digit())
-        && e.chars()
-            .all(|c| c.is_ascii() && (c.is_ascii_alphanumeric() || " +-*/^()_{}.".contains(c)))
-        && e.as_bytes()
-            .split(|c| !c.is_ascii_alphabetic())
-            .all(|w| w.len() <= 1)
+    // The first word of two letters ends the test: prose after a copula costs a few bytes, so a
+    // sentence of many copulas stays linear.
+    let mut run = 0;
+    let mut digit = false;
+    for c in e.bytes() {
+        crate::work::count(1);
+        if c.is_ascii_alphabetic() {
+            run += 1;
+            if run > 1 {
+                return false;
+            }
+        } else {
+            run = 0;
+            if !(c.is_ascii_digit() || b" +-*/^()_{}.".contains(&c)) {
+                return false;
+            }
+            digit |= c.is_ascii_digit();
+        }
+    }
+    digit
 }
 
 /// The first number after the main verb, when what follows it is unit words and circumstances:
@@ -901,6 +917,20 @@ mod tests {
             "They make 10% more per day because 1000 +(1000 x (X/100)) = 1,100 if X = 10",
         ] {
             assert_eq!(sentence_value(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn work_is_linear_in_the_sentence() {
+        for make in [
+            |n: usize| "The value is ".repeat(n) + "5.",
+            |n: usize| "x is 1 x ".repeat(n),
+            |n: usize| "a = 1 and ".repeat(n) + "b",
+            |n: usize| "In 1 x, ".repeat(n) + "5",
+        ] {
+            let w = |n: usize| crate::work::measure(|| sentence_value(&make(n))).1;
+            let (small, big) = (w(30), w(60));
+            assert!(big <= 2 * small + 64, "work {small} -> {big}");
         }
     }
 
