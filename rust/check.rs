@@ -507,7 +507,11 @@ fn numbers_against(
     }
     // An expression against a number ("(9+1)", "\\sqrt{17}", "4\\sqrt{2}"): the equivalence engine
     // decides when it can; else the numbers in the answer are matched under the policy.
-    let mathy = p.bytes().any(|c| c.is_ascii_digit() || c == b'\\') && !has_prose_word(p);
+    let mathy = (p.bytes().any(|c| c.is_ascii_digit() || c == b'\\')
+        || p.contains([
+            '½', '⅓', '⅔', '¼', '¾', '⅕', '⅖', '⅗', '⅘', '⅙', '⅚', '⅛', '⅜', '⅝', '⅞',
+        ]))
+        && !has_prose_word(p);
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
         let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {

@@ -383,8 +383,15 @@ impl Ctx<'_> {
         other: &Expr,
         pct_is_gold: bool,
     ) -> Equivalence {
-        // `x%` equals both `x` and `x/100`.
-        let scaled = Expr::Div(Box::new(x.clone()), Box::new(Expr::num(100)));
+        // `x%` equals both `x` and `x/100`. A written decimal keeps its precision, two places
+        // further: `33.3\%` is 0.333 as written, which rounds 1/3 (issue 33).
+        let scaled = match x {
+            Expr::Num(n) if n.decimals.is_some() => Expr::Num(crate::latex::ast::Number {
+                value: &n.value / BigRational::from_integer(100.into()),
+                decimals: n.decimals.map(|d| d + 2),
+            }),
+            _ => Expr::Div(Box::new(x.clone()), Box::new(Expr::num(100))),
+        };
         let mut any_undecided = false;
         for cand in [x.clone(), scaled] {
             let r = if pct_is_gold {

@@ -416,6 +416,16 @@ mod policy_examples {
             ("0.1\\overline{6}", "\\frac16", E),
             ("\\mathbb{R}", "(-\\infty, \\infty)", E),
             ("x \\ne 3", "(-\\infty, 3) \\cup (3, \\infty)", E),
+            // Unicode vulgar fractions, alone and in a mixed number (issue 33).
+            ("0.5", "½", E),
+            ("\\frac32", "1½", E),
+            ("\\frac12", "1½", N),
+            ("\\frac{2}{3}", "⅔", E),
+            // A percent with decimals keeps its written precision (issue 33).
+            ("\\frac13", "33.3\\%", E),
+            ("\\frac13", "33.33\\%", E),
+            ("\\frac13", "33.4\\%", N),
+            ("\\frac13", "33\\%", N),
             // An integer parameter's range is no part of the value (issue 33).
             (
                 "\\frac{\\pi}{4}+k\\pi",

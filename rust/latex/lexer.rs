@@ -80,6 +80,27 @@ pub fn tokenize(input: &[char]) -> Result<Vec<Token>> {
     Ok(lx.out)
 }
 
+/// The numerator and denominator of a Unicode vulgar fraction.
+fn vulgar_fraction(c: char) -> (i64, i64) {
+    match c {
+        '½' => (1, 2),
+        '⅓' => (1, 3),
+        '⅔' => (2, 3),
+        '¼' => (1, 4),
+        '¾' => (3, 4),
+        '⅕' => (1, 5),
+        '⅖' => (2, 5),
+        '⅗' => (3, 5),
+        '⅘' => (4, 5),
+        '⅙' => (1, 6),
+        '⅚' => (5, 6),
+        '⅛' => (1, 8),
+        '⅜' => (3, 8),
+        '⅝' => (5, 8),
+        _ => (7, 8),
+    }
+}
+
 fn err<T>(message: impl Into<String>, position: usize) -> Result<T> {
     Err(Error::Parse {
         message: message.into(),
@@ -223,6 +244,19 @@ impl Lexer<'_> {
                 '′' => self.push(Tok::Op('\''), pos),
                 '°' => self.push(Tok::Degree, pos),
                 '€' | '£' | '¥' => self.space = true,
+                '½' | '⅓' | '⅔' | '¼' | '¾' | '⅕' | '⅖' | '⅗' | '⅘' | '⅙' | '⅚' | '⅛' | '⅜'
+                | '⅝' | '⅞' => {
+                    // A vulgar fraction; after digits it is a mixed number (`1½` = 3/2).
+                    let (p, q) = vulgar_fraction(c);
+                    if pos > 0 && self.chars[pos - 1].is_ascii_digit() {
+                        self.push(Tok::Op('+'), pos);
+                    }
+                    let n = Number {
+                        value: BigRational::new(BigInt::from(p), BigInt::from(q)),
+                        decimals: None,
+                    };
+                    self.push(Tok::Num(n, None), pos)
+                }
                 _ => {
                     if let Some(d) = superscript_digit(c) {
                         self.push(Tok::Op('^'), pos);
