@@ -424,6 +424,15 @@ fn conditions(cond: &str) -> Option<(Interval, Vec<Bound>)> {
         if part.is_empty() {
             return None;
         }
+        // `x \in \mathbb{R}`: no condition.
+        if let Some((x, set)) = part.split_once("\\in ") {
+            let x = x.trim();
+            if real_line(set).is_some() && x.len() == 1 && var.get_or_insert_with(|| x.into()) == x
+            {
+                continue;
+            }
+            return None;
+        }
         let (terms, rels) = terms_and_relations(part)?;
         let is_var = |t: &str| t.len() == 1 && t.bytes().all(|c| c.is_ascii_alphabetic());
         let v = match (terms.as_slice(), rels.as_slice()) {
@@ -760,6 +769,10 @@ mod tests {
             ),
             ("[0, 5] \\setminus \\{0\\}", "(0,5]"),
             ("(-\\infty, 3) \\setminus \\{5\\}", "(-\\infty,3)"),
+            (
+                "\\{x \\mid x \\in \\mathbb{R}, x \\neq 2\\}",
+                "(-\\infty,2)\\cup(2,\\infty)",
+            ),
             (
                 "\\{x \\mid -1 \\le x < 2 \\text{ and } x \\neq 0\\}",
                 "[-1,0)\\cup(0,2)",
