@@ -46,6 +46,18 @@ pub fn rewrite(answer: &str) -> Option<String> {
     inequality_union(s)
 }
 
+/// A gold written as a set of reals in set-builder notation or minus points (`\{x \mid x \ne 2\}`,
+/// `(-\infty, 3) \setminus \{1\}`, `\{x \mid -1 < x < 1\}`), in the form the engine reads, as an
+/// answer is; `None` for any other gold (only one that starts with `\{` or has `\setminus` is
+/// looked at).
+pub fn gold_set(gold: &str) -> Option<String> {
+    let s = gold.trim().trim_matches('$').trim();
+    if !(s.starts_with("\\{") || s.contains("\\setminus")) {
+        return None;
+    }
+    minus_points(s).or_else(|| set_builder(s).map(str::to_string))
+}
+
 /// `\text{…}`, `\textrm{…}`, `\mathrm{…}` replaced by their content; `$` removed.
 fn unwrap_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

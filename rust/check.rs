@@ -870,6 +870,25 @@ mod tests {
             ("5", "&minus;5", false),
             ("\\text{not periodic}", "The sequence is not periodic", true),
             ("\\text{periodic}", "The sequence is not periodic", false),
+            // A gold set in set-builder notation or minus points, read as an answer's is.
+            (
+                "(-\\infty, 2) \\cup (2, \\infty)",
+                "\\{x \\mid x \\ne 2\\}",
+                true,
+            ),
+            (
+                "(-\\infty, 3) \\cup (3, \\infty)",
+                "\\{x \\mid x \\ne 2\\}",
+                false,
+            ),
+            ("(-1, 1)", "\\{x \\mid -1 < x < 1\\}", true),
+            ("(-1, 1]", "\\{x \\mid -1 < x < 1\\}", false),
+            (
+                "(-\\infty,1)\\cup(1,3)",
+                "(-\\infty, 3) \\setminus \\{1\\}",
+                true,
+            ),
+            ("(-\\infty,3)", "(-\\infty, 3) \\setminus \\{1\\}", false),
         ] {
             assert_eq!(fixed(&box_(a), g).correct, want, "{a} against {g}");
         }

@@ -379,6 +379,9 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     // HTML markup and entities (`3<sup>x</sup>`, `x &le; 2`) as LaTeX (issue 33).
     let html = crate::scan::html::html_markup(reduced.answer);
     let answer = crate::scan::debris::strip_debris(html.as_deref().unwrap_or(reduced.answer));
+    // A set of reals in set-builder notation or minus points, read as an answer's is.
+    let set = crate::answer_words::gold_set(answer);
+    let answer = set.as_deref().unwrap_or(answer);
     plan.answer.push_str(answer);
     plan.quantity = crate::units::quantity(answer);
     plan.predicate = sentence_predicate(answer);
