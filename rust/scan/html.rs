@@ -8,9 +8,7 @@
 /// without `<` or `&` pays nothing more).
 pub fn html_markup(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    if memchr::memchr2(b'<', b'&', b).is_none() {
-        return None;
-    }
+    memchr::memchr2(b'<', b'&', b)?;
     let mut out = String::with_capacity(s.len() + 8);
     let mut changed = false;
     let mut rest = s;
