@@ -765,6 +765,17 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Never panics on text made of the pieces it reads.
+        #[test]
+        fn minus_points_never_panics(
+            s in r"(\\\{|\\\}|\\mid|\||x|y|<|\\le|\\ne|≠|,| and |-|\\setminus|\(|\)|\[|\]|\\infty|\\mathbb\{R\}|1|-6|\\frac32| )*"
+        ) {
+            let _ = super::minus_points(&s);
+            let _ = super::gold_set(&s);
+        }
+    }
+
     #[test]
     fn a_set_minus_points() {
         for (a, want) in [

@@ -513,6 +513,14 @@ mod tests {
     }
 
     proptest! {
+        /// Never panics on text made of the pieces it reads.
+        #[test]
+        fn no_panic(s in r"(\\text\{|\\mathrm\{|\}|\\,|\\\$|\$|%|¢|²|\^2|\^|=|cm|m|s|in|square|per cent|1|2\.5|/|\\frac\{1\}\{2\}| )*") {
+            if let Some(q) = quantity(&s) {
+                let _ = against(&q, &q);
+            }
+        }
+
         /// A value converted to another unit of its dimension and back is itself; a value in a
         /// unit against the same value in a unit of another scale is never equal.
         #[test]
