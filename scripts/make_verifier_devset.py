@@ -822,6 +822,10 @@ CONSTRUCTED: list[tuple[str, str, str, bool, str]] = [
     (C5, "&minus;7", "The minimum value is \\boxed{7}.", False, "sign"),
     (C5, "2<sup>10</sup>", "There are \\boxed{1024} subsets.", True, ""),
     (C5, "2<sup>10</sup>", "There are \\boxed{1023} nonempty subsets.", False, "one less"),
+    (C5, "√(x+1)", "The inverse is \\boxed{\\sqrt{x+1}}.", True, ""),
+    (C5, "√(x+1)", "The inverse is \\boxed{\\sqrt{x}+1}.", False, "the root of x alone"),
+    (C5, "⅓", "The probability is 2/6 = \\boxed{\\frac{1}{3}}.", True, ""),
+    (C5, "⅓", "The probability is about \\boxed{0.3}.", False, "a rounding"),
     # A set of reals minus finitely many points.
     (
         C7,
