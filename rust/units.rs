@@ -14,7 +14,7 @@
 //!
 //! A unit word counts only right after a number (or after `\,`, `\ `, `~`, `\text{ }`), and the
 //! value before it must be one number (`12`, `1,500`, `2.5`, `3/4`, `\frac{1}{2}`): `m = 5`,
-//! `5s + 1`, `2x cm` have no unit. A one-letter unit (`m`, `s`, `g`, `h`, `L`) must be
+//! `5s + 1`, `2x cm` have no unit. A one-letter unit (`m`, `s`, `g`, `h`, `l`, `L`) must be
 //! written apart from the number (`5 m`, `5\,\mathrm{m}`, `5\text{m}`), never glued (`5m` may be
 //! five times `m`).
 
@@ -136,7 +136,7 @@ const OTHERS: &[(&[&str], Dim, (i128, i128))] = &[
         (1, 1_000_000),
     ),
     (
-        &["L", "liter", "liters", "litre", "litres"],
+        &["l", "L", "liter", "liters", "litre", "litres"],
         Dim::Volume,
         (1, 1000),
     ),
@@ -153,7 +153,7 @@ const OTHERS: &[(&[&str], Dim, (i128, i128))] = &[
 ];
 
 /// Units of one letter: only when written apart from the number.
-const ONE_LETTER: &[&str] = &["m", "s", "g", "h", "L"];
+const ONE_LETTER: &[&str] = &["m", "s", "g", "h", "l", "L"];
 
 /// The unit a word names (a name of the tables, or a spelled-out name in any case).
 fn unit_word(w: &str) -> Option<Unit> {
@@ -428,6 +428,7 @@ mod tests {
             ("8 cubic meters", Dim::Volume),
             ("2 L", Dim::Volume),
             ("250 mL", Dim::Volume),
+            ("2 l", Dim::Volume),
             ("3 kg", Dim::Mass),
             ("3 lbs", Dim::Mass),
             ("2 hours", Dim::Time),
@@ -454,6 +455,8 @@ mod tests {
             "5m",
             "5s",
             "5t",
+            "5 t",
+            "2l",
             "2x cm",
             "5 units",
             "12 square units",
