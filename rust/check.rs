@@ -226,10 +226,21 @@ fn quantity_or_sentence_gold(
             return Verdict::decided(true, DecidedBy::Literal, Some(extracted));
         }
     }
-    let units = plan
+    // `\boxed{5} m`: a unit written right after the last box belongs to the boxed number.
+    let with_unit = plan
         .quantity
         .as_ref()
-        .and_then(|gold| units_verdict(gold, &extracted, opts.finite_decimals));
+        .filter(|_| crate::units::quantity(&extracted).is_none())
+        .and_then(|_| unit_after_box(response, &extracted));
+    let units = plan.quantity.as_ref().and_then(|gold| {
+        let mut v = units_verdict(
+            gold,
+            with_unit.as_deref().unwrap_or(&extracted),
+            opts.finite_decimals,
+        )?;
+        v.extracted = Some(extracted.clone());
+        Some(v)
+    });
     // Equal values in the same unit: the verdict without units when it agrees (its path kept),
     // else this one (`12\,\mathrm{cm}^2` against `12 cm²`, which the engine misreads).
     if let Some(v) = units.as_ref().filter(|v| !v.correct) {
@@ -243,6 +254,49 @@ fn quantity_or_sentence_gold(
         Some(v) if !plain.correct => v,
         _ => plain,
     }
+}
+
+/// `5 m` for a response whose answer `5` is its last box and whose text right after that box is
+/// a unit and nothing more up to the end of the clause (`\boxed{5} m.`, `$\boxed{5}$ cm,`,
+/// `\boxed{5}\text{ m}`); `None` otherwise (`\boxed{12} in total`, `\boxed{5} meters away`).
+fn unit_after_box(response: &str, extracted: &str) -> Option<String> {
+    let last = *crate::scan::boxes::find_boxes(response).last()?;
+    if trim(last.content(response)) != trim(extracted) {
+        return None;
+    }
+    let after = response[last.end..].trim_start_matches(['$', ' ']);
+    let after = after
+        .strip_prefix("\\)")
+        .or_else(|| after.strip_prefix("\\]"))
+        .unwrap_or(after);
+    let end = after
+        .find(['\n', ',', ';', '$', '(', ')', '!', '?'])
+        .unwrap_or(after.len());
+    let clause = after[..end].trim_end();
+    let clause = match clause.find(". ") {
+        Some(i) => &clause[..i],
+        None => clause.strip_suffix('.').unwrap_or(clause),
+    };
+    let clause = trim(clause);
+    if clause.is_empty() {
+        return None;
+    }
+    // The whole clause (`cm`, `square feet`), else its first two words or its first word when
+    // the clause goes on (`cm up the wall`; never `in`, which is then a preposition).
+    let words: Vec<&str> = clause.split_whitespace().take(3).collect();
+    let offset = |w: &str| w.as_ptr() as usize - clause.as_ptr() as usize;
+    let mut candidates = vec![clause];
+    if words.len() > 2 {
+        candidates.push(&clause[..offset(words[1]) + words[1].len()]);
+    }
+    if words.len() > 1 {
+        candidates.push(words[0]);
+    }
+    candidates
+        .into_iter()
+        .filter(|c| c.len() <= 40 && (*c == clause || (!c.starts_with("in ") && *c != "in")))
+        .map(|c| format!("{} {c}", trim(extracted)))
+        .find(|t| crate::units::quantity(t).is_some())
 }
 
 /// The last sentence of a response (after its last line break or ". "), trimmed.
@@ -891,6 +945,25 @@ mod tests {
             ("(-\\infty,3)", "(-\\infty, 3) \\setminus \\{1\\}", false),
         ] {
             assert_eq!(fixed(&box_(a), g).correct, want, "{a} against {g}");
+        }
+        // A unit right after the box belongs to the boxed number.
+        for (r, g, want) in [
+            ("The radius is \\boxed{5} m.", "5 cm", false),
+            ("The radius is \\boxed{5} cm.", "5 cm", true),
+            ("The radius is $\\boxed{500}$ cm, as said.", "5 m", true),
+            ("So \\boxed{5}\\text{ m}", "5 cm", false),
+            ("There are \\boxed{12} in total.", "12 cm", true),
+            ("It lands \\boxed{5} meters away.", "5 cm", false),
+            ("It lands \\boxed{500} cm away.", "5 m", true),
+            ("It covers \\boxed{3} square feet of floor.", "3 m^2", false),
+            (
+                "It covers \\boxed{3} square meters of floor.",
+                "3 m^2",
+                true,
+            ),
+            ("\\boxed{3} times", "3 m", true),
+        ] {
+            assert_eq!(fixed(r, g).correct, want, "{r} against {g}");
         }
         assert!(
             fixed(

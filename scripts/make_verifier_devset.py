@@ -813,6 +813,16 @@ CONSTRUCTED: list[tuple[str, str, str, bool, str]] = [
     (C5, "\\$2.50", "Five coins of 50 cents make \\boxed{25 \\text{ cents}}.", False, "wrong scale"),
     (C5, "3 km", "The distance is \\boxed{3 \\text{ kilometers}}.", True, ""),
     (C5, "3 km", "The distance is \\boxed{3 \\text{ miles}}.", False, "wrong unit"),
+    (C5, "4 m", "The top of the ladder is at a height of $\\boxed{400}$ cm.", True, "the unit after the box"),
+    (
+        C5,
+        "4 m",
+        "The top of the ladder is at a height of $\\boxed{4}$ cm.",
+        False,
+        "wrong unit after the box",
+    ),
+    (C5, "4 m", "The ladder reaches $\\boxed{400}$ cm up the wall.", True, "the unit after the box"),
+    (C5, "4 m", "The ladder reaches $\\boxed{4}$ cm up the wall.", False, "wrong unit after the box"),
     # HTML and Unicode notation in golds and answers.
     (C5, "x<sub>1</sub> = 2", "The first root is \\boxed{x_1 = 2}.", True, ""),
     (C5, "x<sub>1</sub> = 2", "The first root is \\boxed{x_1 = 3}.", False, ""),
