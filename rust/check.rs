@@ -661,6 +661,9 @@ pub fn verify(gold: &str, pred: &str, eopts: &EquivOptions) -> Verdict {
     }
     let html_gold = crate::scan::html::html_markup(reduced.answer);
     let gold = debris::strip_debris(html_gold.as_deref().unwrap_or(reduced.answer));
+    // A gold set in set-builder notation or minus points, as `check` reads it.
+    let set_gold = crate::answer_words::gold_set(gold);
+    let gold = set_gold.as_deref().unwrap_or(gold);
     let html_pred = crate::scan::html::html_markup(pred);
     let pred = html_pred.as_deref().unwrap_or(pred);
     // Both with a unit (`5 m` against `500 cm`): as `check` compares them.
@@ -984,6 +987,8 @@ mod tests {
         assert!(verify("5 m", "500 cm", &e).correct);
         assert!(!verify("5 cm", "5 m", &e).correct);
         assert!(verify("x<sup>2</sup>", "x^2", &e).correct);
+        assert!(verify("\\{x \\mid x \\ne 2\\}", "(-\\infty,2)\\cup(2,\\infty)", &e).correct);
+        assert!(!verify("\\{x \\mid x \\ne 2\\}", "(-\\infty,2)", &e).correct);
         // The seed's mode compares as it always did.
         assert!(xwin(&box_("5 \\text{ m}"), "5 cm").correct == xwin(&box_("5"), "5 cm").correct);
     }
