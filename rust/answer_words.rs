@@ -37,10 +37,25 @@ pub fn rewrite(answer: &str) -> Option<String> {
     if let Some(set) = finite_difference(s) {
         return Some(set);
     }
+    if let Some(set) = minus_points(s) {
+        return Some(set);
+    }
     if let Some(cond) = set_builder(s) {
         return Some(cond.to_string());
     }
     inequality_union(s)
+}
+
+/// A gold written as a set of reals in set-builder notation or minus points (`\{x \mid x \ne 2\}`,
+/// `(-\infty, 3) \setminus \{1\}`, `\{x \mid -1 < x < 1\}`), in the form the engine reads, as an
+/// answer is; `None` for any other gold (only one that starts with `\{` or has `\setminus` is
+/// looked at).
+pub fn gold_set(gold: &str) -> Option<String> {
+    let s = gold.trim().trim_matches('$').trim();
+    if !(s.starts_with("\\{") || s.contains("\\setminus")) {
+        return None;
+    }
+    minus_points(s).or_else(|| set_builder(s).map(str::to_string))
 }
 
 /// `\text{…}`, `\textrm{…}`, `\mathrm{…}` replaced by their content; `$` removed.
@@ -211,6 +226,295 @@ fn set_builder(s: &str) -> Option<&str> {
     let one_letter = var.len() == 1 && var.bytes().all(|c| c.is_ascii_alphabetic());
     // The condition must be about that variable and hold no further set operation.
     (one_letter && cond.contains(var) && !cond.contains("\\{")).then_some(cond)
+}
+
+/// An interval, an inequality set or `\mathbb{R}` minus finitely many points, as a union of
+/// intervals: `\{x | x < \frac32\} - \{-6\}` → `(-\infty,-6)\cup(-6,\frac32)`, `(-\infty, 3)
+/// \setminus \{1\}` → `(-\infty,1)\cup(1,3)`, `\{x \mid x < 3, x \neq 1\}` (conditions joined by
+/// `,` or "and", `x \neq p` removing a point), `\mathbb{R} \setminus \{-4, 4\}`. Every bound and
+/// point must be a number (`-6`, `\frac32`, `2.5`); a point outside the set removes nothing, one
+/// at a closed end opens it. `None` for anything else.
+fn minus_points(s: &str) -> Option<String> {
+    let (base, removed) = match split_difference(s) {
+        Some((a, b)) => {
+            let inner = b.strip_prefix("\\{")?.strip_suffix("\\}")?;
+            let pts: Vec<&str> = inner.split(',').map(str::trim).collect();
+            (a, pts)
+        }
+        None => (s, Vec::new()),
+    };
+    let (mut iv, mut points) = if let Some(iv) = real_line(base).or_else(|| interval(base)) {
+        (iv, Vec::new())
+    } else {
+        let cond = set_builder(base)?;
+        conditions(cond)?
+    };
+    points.extend(
+        removed
+            .iter()
+            .map(|p| Bound::read(p))
+            .collect::<Option<Vec<_>>>()?,
+    );
+    // Nothing removed and no set-builder: not ours (a plain interval is read by the engine).
+    if points.is_empty() {
+        return None;
+    }
+    points.sort_by(|a, b| a.value.total_cmp(&b.value));
+    points.dedup_by(|a, b| a.value == b.value);
+    let mut pieces = Vec::new();
+    for p in points {
+        if p.value < iv.lo.value || p.value > iv.hi.value {
+            continue;
+        }
+        if p.value == iv.lo.value {
+            iv.lo_closed = false;
+            continue;
+        }
+        if p.value == iv.hi.value {
+            iv.hi_closed = false;
+            continue;
+        }
+        pieces.push(Interval {
+            lo: iv.lo.clone(),
+            lo_closed: iv.lo_closed,
+            hi: p.clone(),
+            hi_closed: false,
+        });
+        iv.lo = p;
+        iv.lo_closed = false;
+    }
+    pieces.push(iv);
+    Some(
+        pieces
+            .iter()
+            .map(Interval::latex)
+            .collect::<Vec<_>>()
+            .join("\\cup"),
+    )
+}
+
+/// `A \setminus B`, `A \backslash B`, `A - \{…\}`: the two sides, trimmed.
+fn split_difference(s: &str) -> Option<(&str, &str)> {
+    for op in ["\\setminus", "\\smallsetminus", "\\backslash"] {
+        if let Some((a, b)) = s.split_once(op) {
+            return Some((a.trim(), b.trim()));
+        }
+    }
+    // `- \{`: the last minus before a brace set.
+    let i = s.rfind("\\{")?;
+    let a = s[..i].trim_end().strip_suffix('-')?;
+    Some((a.trim(), s[i..].trim()))
+}
+
+/// A bound or a point: its text and value (`\infty` is infinite).
+#[derive(Clone)]
+struct Bound {
+    text: String,
+    value: f64,
+}
+
+impl Bound {
+    fn read(t: &str) -> Option<Bound> {
+        let t = t.trim();
+        let value = match t.replace(' ', "").as_str() {
+            "\\infty" | "+\\infty" | "∞" => f64::INFINITY,
+            "-\\infty" | "-∞" => f64::NEG_INFINITY,
+            x => {
+                let v = crate::number::parse_number(x)?;
+                if v.percent || !v.value.is_finite() {
+                    return None;
+                }
+                v.value
+            }
+        };
+        Some(Bound {
+            text: t.to_string(),
+            value,
+        })
+    }
+}
+
+struct Interval {
+    lo: Bound,
+    lo_closed: bool,
+    hi: Bound,
+    hi_closed: bool,
+}
+
+impl Interval {
+    fn all() -> Interval {
+        Interval {
+            lo: Bound {
+                text: "-\\infty".into(),
+                value: f64::NEG_INFINITY,
+            },
+            lo_closed: false,
+            hi: Bound {
+                text: "\\infty".into(),
+                value: f64::INFINITY,
+            },
+            hi_closed: false,
+        }
+    }
+
+    fn latex(&self) -> String {
+        format!(
+            "{}{},{}{}",
+            if self.lo_closed { '[' } else { '(' },
+            self.lo.text,
+            self.hi.text,
+            if self.hi_closed { ']' } else { ')' }
+        )
+    }
+
+    /// The intersection with `x REL a`.
+    fn meet(&mut self, r: Rel, a: Bound) -> Option<()> {
+        match r {
+            Rel::Lt | Rel::Le => {
+                let closed = r == Rel::Le;
+                if a.value < self.hi.value || (a.value == self.hi.value && !closed) {
+                    self.hi = a;
+                    self.hi_closed = closed;
+                }
+            }
+            Rel::Gt | Rel::Ge => {
+                let closed = r == Rel::Ge;
+                if a.value > self.lo.value || (a.value == self.lo.value && !closed) {
+                    self.lo = a;
+                    self.lo_closed = closed;
+                }
+            }
+            Rel::Eq => return None,
+        }
+        (self.lo.value < self.hi.value).then_some(())
+    }
+}
+
+/// `\mathbb{R}`, `\mathbb R`, `ℝ`.
+fn real_line(s: &str) -> Option<Interval> {
+    matches!(s.trim(), "\\mathbb{R}" | "\\mathbb R" | "ℝ").then(Interval::all)
+}
+
+/// `(a, b)`, `[a, b)`, `(-\infty, 3]` with number bounds (`\left(`/`\right)` allowed).
+fn interval(s: &str) -> Option<Interval> {
+    let t = s.trim().replace("\\left", "").replace("\\right", "");
+    let t = t.trim();
+    let lo_closed = match t.chars().next()? {
+        '(' => false,
+        '[' => true,
+        _ => return None,
+    };
+    let hi_closed = match t.chars().last()? {
+        ')' => false,
+        ']' => true,
+        _ => return None,
+    };
+    let (a, b) = t[1..t.len() - 1].split_once(',')?;
+    let (lo, hi) = (Bound::read(a)?, Bound::read(b)?);
+    (lo.value < hi.value).then_some(Interval {
+        lo_closed: lo_closed && lo.value.is_finite(),
+        hi_closed: hi_closed && hi.value.is_finite(),
+        lo,
+        hi,
+    })
+}
+
+/// The conditions of a set-builder in one variable: chains (`a < x \le b`, `x > 2`) met
+/// together, and the points `x \ne p` removes. `None` unless every condition is one of these.
+fn conditions(cond: &str) -> Option<(Interval, Vec<Bound>)> {
+    let mut iv = Interval::all();
+    let mut points = Vec::new();
+    let mut var: Option<String> = None;
+    let parts = cond
+        .split([',', ';'])
+        .flat_map(|p| p.split(" and "))
+        .flat_map(|p| p.split("\\text{ and }"))
+        .flat_map(|p| p.split("\\land"))
+        .flat_map(|p| p.split("\\wedge"))
+        .map(str::trim);
+    for part in parts {
+        if part.is_empty() {
+            return None;
+        }
+        // `x \in \mathbb{R}`: no condition.
+        if let Some((x, set)) = part.split_once("\\in ") {
+            let x = x.trim();
+            if real_line(set).is_some() && x.len() == 1 && var.get_or_insert_with(|| x.into()) == x
+            {
+                continue;
+            }
+            return None;
+        }
+        let (terms, rels) = terms_and_relations(part)?;
+        let is_var = |t: &str| t.len() == 1 && t.bytes().all(|c| c.is_ascii_alphabetic());
+        let v = match (terms.as_slice(), rels.as_slice()) {
+            ([x, p], [RelOrNe::Ne]) | ([p, x], [RelOrNe::Ne]) if is_var(x) && !is_var(p) => {
+                points.push(Bound::read(p)?);
+                x.clone()
+            }
+            ([x, a], [RelOrNe::Rel(r)]) if is_var(x) && !is_var(a) => {
+                iv.meet(*r, Bound::read(a)?)?;
+                x.clone()
+            }
+            ([a, x], [RelOrNe::Rel(r)]) if is_var(x) && !is_var(a) => {
+                iv.meet(flip(*r), Bound::read(a)?)?;
+                x.clone()
+            }
+            ([a, x, b], [RelOrNe::Rel(r1), RelOrNe::Rel(r2)]) if is_var(x) => {
+                if !matches!(r1, Rel::Lt | Rel::Le) || !matches!(r2, Rel::Lt | Rel::Le) {
+                    return None;
+                }
+                iv.meet(flip(*r1), Bound::read(a)?)?;
+                iv.meet(*r2, Bound::read(b)?)?;
+                x.clone()
+            }
+            _ => return None,
+        };
+        if var.get_or_insert_with(|| v.clone()) != &v {
+            return None;
+        }
+    }
+    Some((iv, points))
+}
+
+/// A relation or `\ne`.
+#[derive(Clone, Copy)]
+enum RelOrNe {
+    Rel(Rel),
+    Ne,
+}
+
+/// The terms of `a REL b REL c` and its relations (`\ne`, `\neq`, `≠`, `!=` too).
+fn terms_and_relations(part: &str) -> Option<(Vec<String>, Vec<RelOrNe>)> {
+    let mut terms = Vec::new();
+    let mut rels = Vec::new();
+    let mut cur = String::new();
+    let mut i = 0;
+    while i < part.len() {
+        let rest = &part[i..];
+        let ne = ["\\neq", "\\ne", "≠", "!="].iter().find(|p| {
+            rest.starts_with(**p)
+                && !(p.starts_with('\\')
+                    && rest[p.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+        });
+        if let Some(p) = ne {
+            terms.push(cur.trim().to_string());
+            cur.clear();
+            rels.push(RelOrNe::Ne);
+            i += p.len();
+        } else if let Some((r, len)) = rel_at(rest).filter(|(r, _)| *r != Rel::Eq) {
+            terms.push(cur.trim().to_string());
+            cur.clear();
+            rels.push(RelOrNe::Rel(r));
+            i += len;
+        } else {
+            let ch = rest.chars().next()?;
+            cur.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    terms.push(cur.trim().to_string());
+    Some((terms, rels))
 }
 
 /// A relation of the inequality pieces.
@@ -463,6 +767,54 @@ mod tests {
             ("\\{1,2,3,4\\} \\setminus \\{4\\}", "\\{1,2,3\\}"),
         ] {
             assert_eq!(rewrite(a).as_deref(), Some(want), "{a}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Never panics on text made of the pieces it reads.
+        #[test]
+        fn minus_points_never_panics(
+            s in r"(\\\{|\\\}|\\mid|\||x|y|<|\\le|\\ne|≠|,| and |-|\\setminus|\(|\)|\[|\]|\\infty|\\mathbb\{R\}|1|-6|\\frac32| )*"
+        ) {
+            let _ = super::minus_points(&s);
+            let _ = super::gold_set(&s);
+        }
+    }
+
+    #[test]
+    fn a_set_minus_points() {
+        for (a, want) in [
+            (
+                "\\{x | x < \\frac32\\} - \\{-6\\}",
+                "(-\\infty,-6)\\cup(-6,\\frac32)",
+            ),
+            ("\\{x \\mid x \\ne -6\\}", "(-\\infty,-6)\\cup(-6,\\infty)"),
+            ("(-\\infty, 3) \\setminus \\{1\\}", "(-\\infty,1)\\cup(1,3)"),
+            ("\\{x \\mid x < 3, x \\neq 1\\}", "(-\\infty,1)\\cup(1,3)"),
+            (
+                "\\mathbb{R} \\setminus \\{-4, 4\\}",
+                "(-\\infty,-4)\\cup(-4,4)\\cup(4,\\infty)",
+            ),
+            ("[0, 5] \\setminus \\{0\\}", "(0,5]"),
+            ("(-\\infty, 3) \\setminus \\{5\\}", "(-\\infty,3)"),
+            (
+                "\\{x \\mid x \\in \\mathbb{R}, x \\neq 2\\}",
+                "(-\\infty,2)\\cup(2,\\infty)",
+            ),
+            (
+                "\\{x \\mid -1 \\le x < 2 \\text{ and } x \\neq 0\\}",
+                "[-1,0)\\cup(0,2)",
+            ),
+        ] {
+            assert_eq!(rewrite(a).as_deref(), Some(want), "{a}");
+        }
+        // Not numbers, two variables, or nothing removed: left to the other rules.
+        for a in [
+            "(-\\infty, a) \\setminus \\{1\\}",
+            "\\{x \\mid x < 3, y \\neq 1\\}",
+            "\\{x \\mid x \\ne y\\}",
+        ] {
+            assert!(super::minus_points(a).is_none(), "{a}");
         }
     }
 

@@ -188,6 +188,11 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
             return v;
         }
     }
+    // A gold with a unit (`5 cm`) or a sentence gold (`The sequence is not periodic`): the
+    // quantities or the predicates are compared first (issue 33); only such golds pay.
+    if plan.quantity.is_some() || plan.predicate.is_some() {
+        return quantity_or_sentence_gold(response, plan, opts);
+    }
     // `Kind::Auto`: a gold that reads as one plain number without LaTeX (`18`, `2,125`, `-0.5`,
     // `3/4`, `20%`) goes to the number checker; anything else (`\frac{3}{7}`, sets,
     // expressions, clock times) to the LaTeX checker.
@@ -241,6 +246,141 @@ fn yes_or_no_in_words(response: &str, gold_yes: bool, opts: &CheckOptions) -> Op
         says_yes == gold_yes,
         DecidedBy::Literal,
         Some(word.to_string()),
+    ))
+}
+
+/// A response against a gold with a unit or a sentence gold: a predicate the answer asserts is
+/// correct, a quantity in another unit is converted or wrong ([`units_verdict`]); anything else
+/// is decided as for any gold of its kind.
+fn quantity_or_sentence_gold(
+    response: &str,
+    plan: &crate::gold::GoldPlan,
+    opts: &CheckOptions,
+) -> Verdict {
+    let Some(extracted) = fixed_extract(response, opts) else {
+        // No answer read: a sentence gold's predicate may be what the closing sentence asserts.
+        if let Some((subject, predicate)) = &plan.predicate {
+            let last = last_sentence(response);
+            if crate::gold::asserts_predicate(last, (subject, predicate)) {
+                return Verdict::decided(true, DecidedBy::Literal, Some(last.to_string()));
+            }
+        }
+        return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
+    };
+    if let Some((subject, predicate)) = &plan.predicate {
+        if crate::gold::asserts_predicate(&extracted, (subject, predicate)) {
+            return Verdict::decided(true, DecidedBy::Literal, Some(extracted));
+        }
+    }
+    // `\boxed{5} m`: a unit written right after the last box belongs to the boxed number.
+    let with_unit = plan
+        .quantity
+        .as_ref()
+        .filter(|_| crate::units::quantity(&extracted).is_none())
+        .and_then(|_| unit_after_box(response, &extracted));
+    let units = plan.quantity.as_ref().and_then(|gold| {
+        let mut v = units_verdict(
+            gold,
+            with_unit.as_deref().unwrap_or(&extracted),
+            opts.finite_decimals,
+        )?;
+        v.extracted = Some(extracted.clone());
+        Some(v)
+    });
+    // Equal values in the same unit: the verdict without units when it agrees (its path kept),
+    // else this one (`12\,\mathrm{cm}^2` against `12 cm²`, which the engine misreads).
+    if let Some(v) = units.as_ref().filter(|v| !v.correct) {
+        return v.clone();
+    }
+    let plain = match plan.kind {
+        Kind::Latex => fixed_latex_on(extracted, &plan.answer, opts),
+        _ => numbers_against(extracted, &plan.normalized, plan.number.clone(), opts),
+    };
+    match units {
+        Some(v) if !plain.correct => v,
+        _ => plain,
+    }
+}
+
+/// `5 m` for a response whose answer `5` is its last box and whose text right after that box is
+/// a unit and nothing more up to the end of the clause (`\boxed{5} m.`, `$\boxed{5}$ cm,`,
+/// `\boxed{5}\text{ m}`); `None` otherwise (`\boxed{12} in total`, `\boxed{5} meters away`).
+fn unit_after_box(response: &str, extracted: &str) -> Option<String> {
+    let last = *crate::scan::boxes::find_boxes(response).last()?;
+    if trim(last.content(response)) != trim(extracted) {
+        return None;
+    }
+    let after = response[last.end..].trim_start_matches(['$', ' ']);
+    let after = after
+        .strip_prefix("\\)")
+        .or_else(|| after.strip_prefix("\\]"))
+        .unwrap_or(after);
+    let end = after
+        .find(['\n', ',', ';', '$', '(', ')', '!', '?'])
+        .unwrap_or(after.len());
+    let clause = after[..end].trim_end();
+    let clause = match clause.find(". ") {
+        Some(i) => &clause[..i],
+        None => clause.strip_suffix('.').unwrap_or(clause),
+    };
+    let clause = trim(clause);
+    if clause.is_empty() {
+        return None;
+    }
+    // The whole clause (`cm`, `square feet`), else its first two words or its first word when
+    // the clause goes on (`cm up the wall`; never `in`, which is then a preposition).
+    let words: Vec<&str> = clause.split_whitespace().take(3).collect();
+    let offset = |w: &str| w.as_ptr() as usize - clause.as_ptr() as usize;
+    let mut candidates = vec![clause];
+    if words.len() > 2 {
+        candidates.push(&clause[..offset(words[1]) + words[1].len()]);
+    }
+    if words.len() > 1 {
+        candidates.push(words[0]);
+    }
+    candidates
+        .into_iter()
+        .filter(|c| c.len() <= 40 && (*c == clause || (!c.starts_with("in ") && *c != "in")))
+        .map(|c| format!("{} {c}", trim(extracted)))
+        .find(|t| crate::units::quantity(t).is_some())
+}
+
+/// The last sentence of a response (after its last line break or ". "), trimmed.
+fn last_sentence(response: &str) -> &str {
+    let t = trim(response);
+    let body = t.trim_end_matches(['.', '!']);
+    let start = [
+        body.rfind('\n').map(|i| i + 1),
+        body.rfind(". ").map(|i| i + 2),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(0);
+    trim(&t[start..])
+}
+
+/// Both answers carry a recognised unit (`crate::units`): with the same unit the values are
+/// compared as numbers are; another dimension is wrong; another scale of the same dimension is
+/// converted to the gold's unit and compared; a pair we do not judge (months against days) is
+/// `None`, decided as without units.
+fn units_verdict(
+    gold: &crate::units::Quantity,
+    extracted: &str,
+    finite_decimals: FiniteDecimals,
+) -> Option<Verdict> {
+    use crate::units::Against;
+    let pred = crate::units::quantity(extracted)?;
+    let correct = match crate::units::against(gold, &pred) {
+        Against::Keep => return None,
+        Against::Same => numbers_equal(&gold.value, &pred.value, finite_decimals),
+        Against::OtherDimension => false,
+        Against::Converted(v) => numbers_equal(&gold.value, &v, finite_decimals),
+    };
+    Some(Verdict::decided(
+        correct,
+        DecidedBy::Numeric,
+        Some(extracted.to_string()),
     ))
 }
 
@@ -332,6 +472,10 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     let clean = debris::strip_debris(&e.answer);
     if clean.len() != e.answer.len() {
         e.answer = clean.to_string();
+    }
+    // HTML markup and entities (`x<sup>2</sup>`, `&le;`) as LaTeX (issue 33).
+    if let Some(h) = crate::scan::html::html_markup(&e.answer) {
+        e.answer = h;
     }
     // Answers in words or forms the engine does not read (`12^{\mathrm{th}}`, `all real numbers
     // except -4`, `4 < m \leq 8 \text{ or } 10 \leq m < 12`, `f(z)=z`): rewritten (issue 33).
@@ -562,6 +706,11 @@ pub fn fixed_latex(response: &str, gold: &str, opts: &CheckOptions) -> Verdict {
     let Some(extracted) = fixed_extract(response, opts) else {
         return Verdict::with_reason(Reason::NoAnswer, DecidedBy::None, None);
     };
+    fixed_latex_on(extracted, gold, opts)
+}
+
+/// [`fixed_latex`] on the response's extracted answer.
+fn fixed_latex_on(extracted: String, gold: &str, opts: &CheckOptions) -> Verdict {
     // `f(m) = 2m + 1007` against the gold `f(n)=2n+1007`: the response's function in the gold's
     // variable (issue 33; `answer_words`).
     let g = gold.trim().trim_matches('$').trim();
@@ -608,7 +757,28 @@ pub fn verify(gold: &str, pred: &str, eopts: &EquivOptions) -> Verdict {
             Some(pred.to_string()),
         );
     }
-    let gold = debris::strip_debris(reduced.answer);
+    let html_gold = crate::scan::html::html_markup(reduced.answer);
+    let gold = debris::strip_debris(html_gold.as_deref().unwrap_or(reduced.answer));
+    // A gold set in set-builder notation or minus points, as `check` reads it.
+    let set_gold = crate::answer_words::gold_set(gold);
+    let gold = set_gold.as_deref().unwrap_or(gold);
+    let html_pred = crate::scan::html::html_markup(pred);
+    let pred = html_pred.as_deref().unwrap_or(pred);
+    // Both with a unit (`5 m` against `500 cm`): as `check` compares them.
+    let units =
+        crate::units::quantity(gold).and_then(|g| units_verdict(&g, pred, eopts.finite_decimals));
+    if let Some(v) = units.as_ref().filter(|v| !v.correct) {
+        return v.clone();
+    }
+    let plain = verify_reduced(gold, pred, eopts);
+    match units {
+        Some(v) if !plain.correct => v,
+        _ => plain,
+    }
+}
+
+/// [`verify`] on the reduced gold.
+fn verify_reduced(gold: &str, pred: &str, eopts: &EquivOptions) -> Verdict {
     let gold_norm = normalize_answer(gold);
     let gold_num = if gold_norm.contains('\\') {
         None
@@ -841,6 +1011,96 @@ mod tests {
         assert!(!v.correct);
         assert_eq!(v.path, DecidedBy::Sympy);
         assert_eq!(v.sympy.unwrap().compat, Compat::Xwin);
+    }
+
+    /// Issue 33: quantities with units, HTML in golds, a sentence gold; the xwin mode unchanged.
+    #[test]
+    fn units_html_and_sentence_golds() {
+        let box_ = |a: &str| format!("So the answer is \\boxed{{{a}}}.");
+        for (a, g, want) in [
+            ("5 \\text{ m}", "5 cm", false),
+            ("5 \\text{ cm}", "5 cm", true),
+            ("5", "5 cm", true),
+            ("500 \\text{ cm}", "5 m", true),
+            ("50 \\text{ cm}", "5 m", false),
+            ("120 \\text{ minutes}", "2 hours", true),
+            ("2 \\text{ hours}", "2 minutes", false),
+            ("5 \\text{ kg}", "5 m", false),
+            ("12\\,\\mathrm{cm}^2", "12 cm²", true),
+            ("12 \\text{ cm}", "12 cm^2", false),
+            ("\\$5", "500 cents", true),
+            ("m = 5", "5", true),
+            ("3^x \\geq x^2", "3<sup>x</sup>≥x<sup>2</sup>", true),
+            ("3^x \\leq x^2", "3<sup>x</sup>≥x<sup>2</sup>", false),
+            ("x \\le 2", "x &le; 2", true),
+            ("-5", "&minus;5", true),
+            ("5", "&minus;5", false),
+            ("\\text{not periodic}", "The sequence is not periodic", true),
+            ("\\text{periodic}", "The sequence is not periodic", false),
+            // A gold set in set-builder notation or minus points, read as an answer's is.
+            (
+                "(-\\infty, 2) \\cup (2, \\infty)",
+                "\\{x \\mid x \\ne 2\\}",
+                true,
+            ),
+            (
+                "(-\\infty, 3) \\cup (3, \\infty)",
+                "\\{x \\mid x \\ne 2\\}",
+                false,
+            ),
+            ("(-1, 1)", "\\{x \\mid -1 < x < 1\\}", true),
+            ("(-1, 1]", "\\{x \\mid -1 < x < 1\\}", false),
+            (
+                "(-\\infty,1)\\cup(1,3)",
+                "(-\\infty, 3) \\setminus \\{1\\}",
+                true,
+            ),
+            ("(-\\infty,3)", "(-\\infty, 3) \\setminus \\{1\\}", false),
+        ] {
+            assert_eq!(fixed(&box_(a), g).correct, want, "{a} against {g}");
+        }
+        // A unit right after the box belongs to the boxed number.
+        for (r, g, want) in [
+            ("The radius is \\boxed{5} m.", "5 cm", false),
+            ("The radius is \\boxed{5} cm.", "5 cm", true),
+            ("The radius is $\\boxed{500}$ cm, as said.", "5 m", true),
+            ("So \\boxed{5}\\text{ m}", "5 cm", false),
+            ("There are \\boxed{12} in total.", "12 cm", true),
+            ("It lands \\boxed{5} meters away.", "5 cm", false),
+            ("It lands \\boxed{500} cm away.", "5 m", true),
+            ("It covers \\boxed{3} square feet of floor.", "3 m^2", false),
+            (
+                "It covers \\boxed{3} square meters of floor.",
+                "3 m^2",
+                true,
+            ),
+            ("\\boxed{3} times", "3 m", true),
+        ] {
+            assert_eq!(fixed(r, g).correct, want, "{r} against {g}");
+        }
+        assert!(
+            fixed(
+                "Hence the sequence is not periodic.",
+                "The sequence is not periodic"
+            )
+            .correct
+        );
+        assert!(
+            !fixed(
+                "Hence the sequence is periodic.",
+                "The sequence is not periodic"
+            )
+            .correct
+        );
+        // verify() reads units and HTML as check() does.
+        let e = EquivOptions::default();
+        assert!(verify("5 m", "500 cm", &e).correct);
+        assert!(!verify("5 cm", "5 m", &e).correct);
+        assert!(verify("x<sup>2</sup>", "x^2", &e).correct);
+        assert!(verify("\\{x \\mid x \\ne 2\\}", "(-\\infty,2)\\cup(2,\\infty)", &e).correct);
+        assert!(!verify("\\{x \\mid x \\ne 2\\}", "(-\\infty,2)", &e).correct);
+        // The seed's mode compares as it always did.
+        assert!(xwin(&box_("5 \\text{ m}"), "5 cm").correct == xwin(&box_("5"), "5 cm").correct);
     }
 
     #[test]

@@ -315,6 +315,11 @@ pub struct GoldPlan {
     /// `Kind::Auto` resolved: `Simple` for a plain number, `Latex` for anything else (a clock
     /// time too); an explicit kind as given.
     pub kind: crate::verdict::Kind,
+    /// The answer as a number with a unit (`5 cm`, `2 hours`; [`crate::units`]).
+    pub quantity: Option<crate::units::Quantity>,
+    /// The subject and the predicate of a sentence gold (`The sequence is not periodic` ->
+    /// `sequence`, `not periodic`, as words; [`sentence_predicate`]).
+    pub predicate: Option<(String, String)>,
 }
 
 /// Calls `f` with the [`GoldPlan`] of `gold` for checks of `kind`: this thread's last one when
@@ -370,6 +375,7 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     if plan.unreduced {
         (plan.letter, plan.no_answer, plan.number, plan.kind) =
             (None, false, None, Kind::default());
+        (plan.quantity, plan.predicate) = (None, None);
         return;
     }
     // The letter of the reduced gold: a worked solution's first "graphs $A$, $C$, and $E$" is
@@ -380,8 +386,15 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
         crate::choice::gold_letter(reduced.answer)
     };
     plan.no_answer = crate::declines::is_no_answer(reduced.answer);
-    let answer = crate::scan::debris::strip_debris(reduced.answer);
+    // HTML markup and entities (`3<sup>x</sup>`, `x &le; 2`) as LaTeX (issue 33).
+    let html = crate::scan::html::html_markup(reduced.answer);
+    let answer = crate::scan::debris::strip_debris(html.as_deref().unwrap_or(reduced.answer));
+    // A set of reals in set-builder notation or minus points, read as an answer's is.
+    let set = crate::answer_words::gold_set(answer);
+    let answer = set.as_deref().unwrap_or(answer);
     plan.answer.push_str(answer);
+    plan.quantity = crate::units::quantity(answer);
+    plan.predicate = sentence_predicate(answer);
     plan.normalized.push_str(&normalize_answer(answer));
     plan.number = if plan.normalized.contains('\\') {
         None
@@ -397,6 +410,130 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
         Kind::Auto => Kind::Latex,
         k => k,
     };
+}
+
+/// The predicate of a gold that is a sentence of words without numbers, "<subject> is/are
+/// <predicate>" (`The sequence is not periodic`, `The triangle is a right triangle`): the
+/// subject's and the predicate's words, lower case, articles left out (`sequence`, `not
+/// periodic`; `triangle`, `right triangle`); `None` for any other gold.
+pub fn sentence_predicate(g: &str) -> Option<(String, String)> {
+    // Words only: no digits, no LaTeX, at least three words.
+    if g.len() > 200
+        || !g.contains(' ')
+        || g.bytes()
+            .any(|c| c.is_ascii_digit() || matches!(c, b'\\' | b'$' | b'=' | b'(' | b'^'))
+    {
+        return None;
+    }
+    let words = sentence_words(g)?;
+    let at = words.iter().position(|w| w == "is" || w == "are")?;
+    let (subject, predicate) = (&words[..at], &words[at + 1..]);
+    // The subject is a description (`the sequence`, `such a function`, `it`), not a name that
+    // could itself be the answer (`Alice is the winner`).
+    if !subject.first().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "the" | "this" | "that" | "such" | "it" | "every" | "each" | "all" | "its" | "their"
+        )
+    }) {
+        return None;
+    }
+    let content = |ws: &[String]| ws.iter().filter(|w| !is_article(w)).count();
+    if content(subject) == 0 || subject.len() > 6 || content(predicate) == 0 || predicate.len() > 8
+    {
+        return None;
+    }
+    Some((join_content(subject), join_content(predicate)))
+}
+
+/// Does an answer assert a sentence gold's predicate? It is the predicate itself (`\text{not
+/// periodic}`, `a right triangle`), or a sentence with the gold's subject (or `it`, `this`,
+/// `they`; after a connective such as `hence`) and that predicate (`Hence the sequence is not
+/// periodic.`), word for word; articles, `\text{}` and a closing full stop are ignored.
+pub fn asserts_predicate(answer: &str, (subject, predicate): (&str, &str)) -> bool {
+    let plain = crate::number::normalize_answer(answer);
+    let plain = unwrap_text_macros(&plain);
+    let Some(words) = sentence_words(&plain) else {
+        return false;
+    };
+    if join_content(&words) == predicate {
+        return true;
+    }
+    let Some(at) = words.iter().position(|w| w == "is" || w == "are") else {
+        return false;
+    };
+    let mut s = &words[..at];
+    while let Some((first, rest)) = s.split_first() {
+        if !matches!(
+            first.as_str(),
+            "hence" | "so" | "thus" | "therefore" | "then" | "consequently" | "finally" | "and"
+        ) {
+            break;
+        }
+        s = rest;
+    }
+    let s = join_content(s);
+    (s == subject || matches!(s.as_str(), "it" | "this" | "they"))
+        && join_content(&words[at + 1..]) == predicate
+}
+
+/// `\text{…}`, `\textbf{…}`, `\mathrm{…}`, `\textrm{…}`, `\mbox{…}` replaced by their content.
+fn unwrap_text_macros(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let cmd = &rest[i..];
+        let Some(p) = ["\\text{", "\\textbf{", "\\mathrm{", "\\textrm{", "\\mbox{"]
+            .iter()
+            .find(|p| cmd.starts_with(**p))
+        else {
+            out.push_str(cmd);
+            return out;
+        };
+        let inner = &cmd[p.len()..];
+        let Some(close) = inner.find('}') else {
+            out.push_str(cmd);
+            return out;
+        };
+        out.push_str(&inner[..close]);
+        rest = &inner[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The words of a sentence, lower case (letters, `-` and `'` inside words; a comma or a closing
+/// `.`, `!` ends nothing); `None` when anything else is in it.
+fn sentence_words(s: &str) -> Option<Vec<String>> {
+    let s = s.trim().trim_end_matches(['.', '!']).trim();
+    let mut out = Vec::new();
+    for w in s.split_whitespace() {
+        let w = w.trim_end_matches(',');
+        if w.is_empty()
+            || !w.starts_with(|c: char| c.is_alphabetic())
+            || !w
+                .chars()
+                .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+        {
+            return None;
+        }
+        out.push(w.to_lowercase());
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn is_article(w: &str) -> bool {
+    matches!(w, "a" | "an" | "the")
+}
+
+fn join_content(words: &[String]) -> String {
+    words
+        .iter()
+        .filter(|w| !is_article(w))
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -564,6 +701,43 @@ mod tests {
             "x (cm) and 3",
         ] {
             assert_eq!(reduce(g), (g, "as_written"), "{g}");
+        }
+    }
+
+    /// Issue 33: a sentence gold asserts its predicate, compared word for word.
+    #[test]
+    fn a_sentence_gold_asserts_its_predicate() {
+        let p = sentence_predicate("The sequence is not periodic").unwrap();
+        assert_eq!(p, ("sequence".to_string(), "not periodic".to_string()));
+        let p = (p.0.as_str(), p.1.as_str());
+        for a in [
+            "\\text{not periodic}",
+            "not periodic.",
+            "Hence the sequence is not periodic.",
+            "So it is not periodic",
+        ] {
+            assert!(asserts_predicate(a, p), "{a}");
+        }
+        for a in [
+            "\\text{periodic}",
+            "Hence the sequence is periodic.",
+            "the function is not periodic",
+            "not periodic with period 2",
+        ] {
+            assert!(!asserts_predicate(a, p), "{a}");
+        }
+        let t = sentence_predicate("The triangle is a right triangle").unwrap();
+        assert!(asserts_predicate("\\text{a right triangle}", (&t.0, &t.1)));
+        assert!(!asserts_predicate("\\text{right}", (&t.0, &t.1)));
+        // Not sentence golds: a name as subject, numbers, LaTeX, no "is".
+        for g in [
+            "Alice is the winner",
+            "The answer is 5",
+            "The limit is $\\frac12$",
+            "The sequence converges",
+            "periodic",
+        ] {
+            assert_eq!(sentence_predicate(g), None, "{g}");
         }
     }
 

@@ -19,6 +19,7 @@
 //! - [`batch`]: rayon drivers over owned inputs.
 //! - [`records`]: named fields out of JSON Lines (evaluation logs), in parallel, skipping the rest.
 //! - [`stats`]: Siegel–Tukey test, Cohen's kappa, confusion metrics, Wilson intervals (protocol D).
+//! - [`units`]: quantities with units in golds and answers (`5 cm` against `500 mm`).
 //! - [`unanswerable`]: protocol B, UMWP / SelfAware unanswerable-problem detection.
 
 pub mod answer_words;
@@ -41,6 +42,7 @@ pub mod records;
 pub mod scan;
 pub mod stats;
 pub mod unanswerable;
+pub mod units;
 pub mod verdict;
 mod work;
 pub mod xwin;

@@ -230,16 +230,18 @@ fn closing_sentence_value(text: &str, vs: usize, ve: usize, last: &str) -> Optio
 /// Words that open a paragraph checking an answer already given.
 const VERIFICATION: &[&str] = &[
     "check:",
-    "check ",
-    "checking",
+    "checking:",
     "verification",
-    "verify",
+    "verify:",
+    "verifying:",
     "let's verify",
     "let us verify",
+    "let me verify",
     "let's check",
     "let us check",
+    "let me check",
     "to verify",
-    "to check",
+    "to double-check",
     "double-check",
     "double check",
     "sanity check",
@@ -351,7 +353,12 @@ mod tests {
                 "So Mark needs 5 more days.\n\n**Double-check:** 5 × 20 = 100 pages. ✓",
                 "5",
             ),
-            ("So it is 7.\nChecking the units, 7 is right.", "7"),
+            ("So it is 7.\nLet me check the units: 7 m is right.", "7"),
+            // A conclusion that starts with "Checking" is no check.
+            (
+                "Case x ≥ 4 gives x = 5.\nChecking both cases, the solutions are x = 3 and x = 5.",
+                "x = 3, x = 5",
+            ),
             // The check is the whole response: read as before.
             ("Check: 36 / 3 = 12", "12"),
         ] {

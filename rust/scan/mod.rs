@@ -6,6 +6,7 @@
 //! - [`boxes`]: `\boxed{}` / `\fbox{}` spans and the answer a grader reads from them;
 //! - [`debris`]: stray LaTeX at the ends of a whole answer (`185\`, `x+1\\`, `\left.9\right.`);
 //! - [`digit_groups`]: thousands separators (`10,000`, `10{,}000`, `10\,000`, `10 000`, U+2009);
+//! - [`html`]: HTML markup and entities in golds and answers (`3<sup>x</sup>`, `&le;`);
 //! - [`replace`]: a chain of `str::replace` calls that skips the patterns that cannot occur.
 //!
 //! The seed emulation (`crate::xwin`) keeps its own scanners on purpose: it reproduces pyparsing's
@@ -16,6 +17,7 @@ pub mod braces;
 pub mod clock;
 pub mod debris;
 pub mod digit_groups;
+pub mod html;
 pub mod replace;
 
 /// ASCII white space as `char::is_whitespace` reads it (tab, line feed, vertical tab, form feed,
