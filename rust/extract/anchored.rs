@@ -133,7 +133,9 @@ pub(super) fn answer_after_anchor(
         let next_digit = i + 1 < b.len() && b[i + 1].is_ascii_digit();
         // An ellipsis ("2*7 + 3*6 + ... = 81") does not end the sentence.
         let ellipsis = i >= 2 && b[i - 1] == b'.' && b[i - 2] == b'.';
-        if !next_digit && !ellipsis && (i + 1 == b.len() || b[i + 1] == b' ') {
+        // Nor does "i.e." or "e.g." ("approximately 3.46, i.e. $2\sqrt{3}$").
+        let abbreviation = i >= 3 && matches!(&b[i - 3..i], b"i.e" | b"e.g");
+        if !next_digit && !ellipsis && !abbreviation && (i + 1 == b.len() || b[i + 1] == b' ') {
             end = i;
             break;
         }
@@ -209,7 +211,7 @@ pub(super) fn answer_after_anchor(
     ans = ans.trim_end_matches(',');
     // A sentence of prose with several numbers or a math span: the value it asserts ("the
     // answer is: $\angle 2$ measures 52 degrees" -> 52), when it can be read (issue 33).
-    if shape.words >= 2 && (shape.math || shape.numbers() >= 2) {
+    if (shape.words >= 2 && shape.numbers() >= 2) || (shape.words >= 1 && shape.math) {
         if let Some(v) = super::sentence::sentence_value(ans) {
             return answer(v);
         }

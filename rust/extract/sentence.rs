@@ -33,6 +33,10 @@ const OPENER_WORDS: &[&str] = &[
     "ultimately",
     "clearly",
     "now",
+    "approximately",
+    "about",
+    "roughly",
+    "exactly",
 ];
 
 /// Phrases that may open a sentence before what it asserts.
@@ -617,11 +621,36 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
     false
 }
 
+/// "3.46, i.e. $2\sqrt{3}$", "0.5, that is, $\frac12$": the values a restatement after token
+/// `after` gives (the exact form the sentence settles on), and the token after them.
+fn restated<'a>(t: &Tokens<'a>, after: usize) -> Option<(Vec<&'a str>, usize)> {
+    let mut k = after;
+    if t.sign(k, ',') || t.sign(k, '(') {
+        k += 1;
+    }
+    if t.word(k, "i") && t.sign(k + 1, '.') && t.word(k + 2, "e") {
+        k += 3 + usize::from(t.sign(k + 3, '.'));
+    } else if t.phrase(k, &["that", "is"]) {
+        k += 2;
+    } else {
+        return None;
+    }
+    if t.sign(k, ',') {
+        k += 1;
+    }
+    let (vals, end) = value_list(t, k)?;
+    let end = end + usize::from(t.sign(end, ')'));
+    tail_leaves_value(t, end).then_some((vals, end))
+}
+
 /// Values that open the sentence, followed by nothing that asserts more: "$x = 4$ is the only
 /// real root", "Therefore, $a = 3$ and $b = -4$.", "Thus $f(x) = x$ for all real $x$",
 /// "7 is the remainder when ...".
 fn values_opening(t: &Tokens, i: usize) -> Option<String> {
     let (vals, after) = value_list(t, i)?;
+    if let Some((exact, _)) = restated(t, after) {
+        return Some(exact.join(", "));
+    }
     if let Some(p) = SUBJECT_PREDICATES.iter().find(|p| t.phrase(after, p)) {
         // "is the only root", "7 is the remainder when ...", "works".
         return (!t.word(after + p.len(), "not")).then(|| vals.join(", "));
@@ -719,6 +748,9 @@ fn after_copula(t: &Tokens, from: usize) -> Option<Option<String>> {
             return Some(None);
         }
         if let Some((vals, after)) = value_list(t, j) {
+            if let Some((exact, _)) = restated(t, after) {
+                return Some(Some(exact.join(", ")));
+            }
             let ok = list_may_end(t, &vals, after) && tail_leaves_value(t, after);
             return Some(ok.then(|| vals.join(", ")));
         }
@@ -889,6 +921,8 @@ mod tests {
             ("He can skip 4 class because 10 - 4 = 6", "4"),
             ("In the end, 8 of the 20 apples were red.", "8"),
             ("This gives a total of 14 apples for 2 people.", "14"),
+            ("approximately 3.46, i.e. $2\\sqrt{3}$", "2\\sqrt{3}"),
+            ("The probability is 0.5, that is, $\\frac12$.", "\\frac12"),
             (
                 "Therefore, Mark has 14 apples, which is 7 more than John.",
                 "14",
