@@ -51,6 +51,7 @@ pub fn rewrite(answer: &str) -> Option<String> {
 /// answer is; `None` for any other gold (only one that starts with `\{` or has `\setminus` is
 /// looked at).
 pub fn gold_set(gold: &str) -> Option<String> {
+    memchr::memchr(b'\\', gold.as_bytes())?;
     let s = gold.trim().trim_matches('$').trim();
     if !(s.starts_with("\\{") || s.contains("\\setminus")) {
         return None;
