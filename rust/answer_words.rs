@@ -236,6 +236,10 @@ fn set_builder(s: &str) -> Option<&str> {
 /// point must be a number (`-6`, `\frac32`, `2.5`); a point outside the set removes nothing, one
 /// at a closed end opens it. `None` for anything else.
 fn minus_points(s: &str) -> Option<String> {
+    // Both a removed set and a set-builder base are written with `\{`: nothing else is looked at.
+    if !s.as_bytes().windows(2).any(|w| w == b"\\{") {
+        return None;
+    }
     let (base, removed) = match split_difference(s) {
         Some((a, b)) => {
             let inner = b.strip_prefix("\\{")?.strip_suffix("\\}")?;
