@@ -51,6 +51,7 @@ pub fn rewrite(answer: &str) -> Option<String> {
 /// answer is; `None` for any other gold (only one that starts with `\{` or has `\setminus` is
 /// looked at).
 pub fn gold_set(gold: &str) -> Option<String> {
+    memchr::memchr(b'\\', gold.as_bytes())?;
     let s = gold.trim().trim_matches('$').trim();
     if !(s.starts_with("\\{") || s.contains("\\setminus")) {
         return None;
@@ -235,6 +236,10 @@ fn set_builder(s: &str) -> Option<&str> {
 /// point must be a number (`-6`, `\frac32`, `2.5`); a point outside the set removes nothing, one
 /// at a closed end opens it. `None` for anything else.
 fn minus_points(s: &str) -> Option<String> {
+    // Both a removed set and a set-builder base are written with `\{`: nothing else is looked at.
+    if !s.as_bytes().windows(2).any(|w| w == b"\\{") {
+        return None;
+    }
     let (base, removed) = match split_difference(s) {
         Some((a, b)) => {
             let inner = b.strip_prefix("\\{")?.strip_suffix("\\}")?;

@@ -473,9 +473,15 @@ fn fixed_extract(response: &str, opts: &CheckOptions) -> Option<String> {
     if clean.len() != e.answer.len() {
         e.answer = clean.to_string();
     }
-    // HTML markup and entities (`x<sup>2</sup>`, `&le;`) as LaTeX (issue 33).
-    if let Some(h) = crate::scan::html::html_markup(&e.answer) {
-        e.answer = h;
+    // HTML markup and entities (`x<sup>2</sup>`, `&le;`) and a few Unicode signs as LaTeX (issue
+    // 33); the byte test inline, so a plain answer pays no call.
+    if e.answer
+        .bytes()
+        .any(|c| matches!(c, b'<' | b'&') || c >= 0xc2)
+    {
+        if let Some(h) = crate::scan::html::html_markup(&e.answer) {
+            e.answer = h;
+        }
     }
     // Answers in words or forms the engine does not read (`12^{\mathrm{th}}`, `all real numbers
     // except -4`, `4 < m \leq 8 \text{ or } 10 \leq m < 12`, `f(z)=z`): rewritten (issue 33).

@@ -386,15 +386,32 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
         crate::choice::gold_letter(reduced.answer)
     };
     plan.no_answer = crate::declines::is_no_answer(reduced.answer);
-    // HTML markup and entities (`3<sup>x</sup>`, `x &le; 2`) as LaTeX (issue 33).
-    let html = crate::scan::html::html_markup(reduced.answer);
-    let answer = crate::scan::debris::strip_debris(html.as_deref().unwrap_or(reduced.answer));
-    // A set of reals in set-builder notation or minus points, read as an answer's is.
-    let set = crate::answer_words::gold_set(answer);
-    let answer = set.as_deref().unwrap_or(answer);
+    // The forms of issue 33 below need a letter, a backslash, a space or one of `< & % $` or a
+    // non-ASCII byte: a plain number gold (`18`, `-2.5`, `3/4`) skips them in one pass.
+    let forms = reduced.answer.bytes().any(|c| FORMS[usize::from(c)]);
+    let (html, set);
+    let mut answer = reduced.answer;
+    if forms {
+        // HTML markup and entities (`3<sup>x</sup>`, `x &le; 2`) as LaTeX (issue 33).
+        html = crate::scan::html::html_markup(answer);
+        answer = html.as_deref().unwrap_or(answer);
+    }
+    answer = crate::scan::debris::strip_debris(answer);
+    if forms {
+        // A set of reals in set-builder notation or minus points, read as an answer's is.
+        set = crate::answer_words::gold_set(answer);
+        answer = set.as_deref().unwrap_or(answer);
+        plan.quantity = crate::units::quantity(answer);
+        plan.predicate = sentence_predicate(answer);
+    } else {
+        if plan.quantity.is_some() {
+            plan.quantity = None;
+        }
+        if plan.predicate.is_some() {
+            plan.predicate = None;
+        }
+    }
     plan.answer.push_str(answer);
-    plan.quantity = crate::units::quantity(answer);
-    plan.predicate = sentence_predicate(answer);
     plan.normalized.push_str(&normalize_answer(answer));
     plan.number = if plan.normalized.contains('\\') {
         None
@@ -411,6 +428,21 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
         k => k,
     };
 }
+
+/// The bytes that may start a form of [`fill_plan`]'s issue-33 rules (letters, non-ASCII,
+/// `\ < & % $` and the space).
+static FORMS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphabetic()
+            || b >= 0x80
+            || matches!(b, b'\\' | b' ' | b'<' | b'&' | b'%' | b'$');
+        c += 1;
+    }
+    t
+};
 
 /// The predicate of a gold that is a sentence of words without numbers, "<subject> is/are
 /// <predicate>" (`The sequence is not periodic`, `The triangle is a right triangle`): the
