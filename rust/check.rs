@@ -183,7 +183,7 @@ fn check_fixed(response: &str, plan: &crate::gold::GoldPlan, opts: &CheckOptions
     }
     // A gold `Yes` / `No` against a response that says so in words ("It is impossible to label
     // the cube this way."; `crate::polarity`).
-    if let Some(yes) = crate::polarity::gold_polarity(&plan.answer) {
+    if let Some(yes) = plan.yes_no {
         if let Some(v) = yes_or_no_in_words(response, yes, opts) {
             return v;
         }

@@ -320,6 +320,8 @@ pub struct GoldPlan {
     /// The subject and the predicate of a sentence gold (`The sequence is not periodic` ->
     /// `sequence`, `not periodic`, as words; [`sentence_predicate`]).
     pub predicate: Option<(String, String)>,
+    /// A gold that is the word yes (`Some(true)`) or no (`Some(false)`; [`crate::polarity`]).
+    pub yes_no: Option<bool>,
 }
 
 /// Calls `f` with the [`GoldPlan`] of `gold` for checks of `kind`: this thread's last one when
@@ -375,7 +377,7 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
     if plan.unreduced {
         (plan.letter, plan.no_answer, plan.number, plan.kind) =
             (None, false, None, Kind::default());
-        (plan.quantity, plan.predicate) = (None, None);
+        (plan.quantity, plan.predicate, plan.yes_no) = (None, None, None);
         return;
     }
     // The letter of the reduced gold: a worked solution's first "graphs $A$, $C$, and $E$" is
@@ -403,7 +405,9 @@ fn fill_plan(plan: &mut GoldPlan, gold: &str, kind: crate::verdict::Kind) {
         answer = set.as_deref().unwrap_or(answer);
         plan.quantity = crate::units::quantity(answer);
         plan.predicate = sentence_predicate(answer);
+        plan.yes_no = crate::polarity::gold_polarity(answer);
     } else {
+        plan.yes_no = None;
         if plan.quantity.is_some() {
             plan.quantity = None;
         }
