@@ -59,6 +59,9 @@ const OPENER_PHRASES: &[&[&str]] = &[
     &["in", "total"],
     &["as", "a", "result"],
     &["that", "is"],
+    &["that", "means"],
+    &["this", "means"],
+    &["which", "means"],
 ];
 
 /// Copulas: after one the sentence states its value ("is equal to" before "is").
@@ -437,6 +440,23 @@ pub(crate) fn sentence_value(sentence: &str) -> Option<String> {
     crate::work::count(s.len());
     let t = Tokens::new(s);
     let start = skip_openers(&t, 0);
+    // "There are 16 cups in 1 gallon so she drinks 240/16 = 15 gallons": the consequence after
+    // the last "so" / "hence" / "thus" / "therefore" is what the sentence concludes.
+    if let Some(k) = (start + 1..t.len())
+        .rev()
+        .find(|&k| t.word_in(k, &["so", "hence", "thus", "therefore"]))
+    {
+        let c = skip_openers(&t, k + 1);
+        if let Some(v) = values_opening(&t, c) {
+            return Some(v);
+        }
+        if let Some(Some(v)) = after_copula(&t, c) {
+            return Some(v);
+        }
+        if let Some(i) = after_main_verb(&t, c) {
+            return Some(t.text(i).to_string());
+        }
+    }
     if let Some(v) = values_opening(&t, start) {
         return Some(v);
     }
@@ -922,6 +942,15 @@ mod tests {
             ("In the end, 8 of the 20 apples were red.", "8"),
             ("This gives a total of 14 apples for 2 people.", "14"),
             ("approximately 3.46, i.e. $2\\sqrt{3}$", "2\\sqrt{3}"),
+            ("The sum of 3 and 4 is 7, so the product is 12.", "12"),
+            (
+                "There are 16 cups in 1 gallon so she drinks 240/16 = 15 gallons of water in 30 days",
+                "15",
+            ),
+            (
+                "The razors cost $2.00 and she bought 8 so that means each razor costs $2.00/8 = $0.25 each",
+                "0.25",
+            ),
             ("The probability is 0.5, that is, $\\frac12$.", "\\frac12"),
             (
                 "Therefore, Mark has 14 apples, which is 7 more than John.",
@@ -947,7 +976,6 @@ mod tests {
             "Therefore, the largest such integer is $n = 23$, and $n = 24$ fails.",
             "She spent 45 dollars on 3 books and 2 pens.",
             "After 3 days she has 12 apples and 4 pears.",
-            "The sum of 3 and 4 is 7, so the product is 12.",
             "They make 10% more per day because 1000 +(1000 x (X/100)) = 1,100 if X = 10",
         ] {
             assert_eq!(sentence_value(s), None, "{s}");
