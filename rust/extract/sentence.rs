@@ -135,34 +135,9 @@ const CONDITIONS: &[&str] = &[
 /// Words that open a subordinate clause after the main one ("... because 10 - 4 = 6").
 const SUBORDINATORS: &[&str] = &["because", "since", "if", "although", "though", "unless"];
 
-/// Words that join a second assertion ("3 ways and so 6 pairs", "5 boys and 7 girls").
-const JOINERS: &[&str] = &[
-    "and",
-    "or",
-    "but",
-    "so",
-    "hence",
-    "thus",
-    "therefore",
-    "while",
-    "whereas",
-    "giving",
-    "gives",
-    "yielding",
-    "yields",
-    "making",
-    "makes",
-    "which",
-    "namely",
-    "i",
-    "then",
-    "plus",
-    "minus",
-    "times",
-];
-
-/// Words that start a second assertion inside a prepositional phrase ("on 3 books and 2 pens");
-/// "after giving 3 to Ann" is one circumstance.
+/// Words that start a second assertion ("3 ways and so 6 pairs", "5 boys and 7 girls"), also
+/// inside a prepositional phrase ("on 3 books and 2 pens"; "after giving 3 to Ann" is one
+/// circumstance).
 const SECOND_ASSERTION: &[&str] = &[
     "and",
     "or",
@@ -178,6 +153,12 @@ const SECOND_ASSERTION: &[&str] = &[
     "plus",
     "minus",
     "namely",
+];
+
+/// Words that join a derived value to the one before it ("3 ways, giving 6 pairs", "i.e."), as
+/// well as [`SECOND_ASSERTION`]'s.
+const DERIVES: &[&str] = &[
+    "giving", "gives", "yielding", "yields", "making", "makes", "i", "times",
 ];
 
 /// Verbs after a value that opens the sentence ("$x = 4$ is the only root", "$n = 5$ works").
@@ -538,6 +519,11 @@ fn value_list<'a>(t: &Tokens<'a>, mut i: usize) -> Option<(Vec<&'a str>, usize)>
     }
 }
 
+/// Does token `i` join a second or derived assertion?
+fn joins(t: &Tokens, i: usize) -> bool {
+    t.word_in(i, SECOND_ASSERTION) || t.word_in(i, DERIVES)
+}
+
 /// An arithmetic sign between numbers: `+ - * / × · x`, "times".
 fn is_operator(t: &Tokens, i: usize) -> bool {
     matches!(
@@ -582,7 +568,7 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
     while i < t.len() {
         match t.kind(i) {
             Some(Kind::Word)
-                if !t.word_in(i, JOINERS)
+                if !joins(t, i)
                     && !t.word_in(i, CONDITIONS)
                     && !t.word_in(i, PREPOSITIONS)
                     && !t.word_in(i, &["is", "are", "was", "were", "equals"]) =>
@@ -624,7 +610,7 @@ fn tail_leaves_value(t: &Tokens, mut i: usize) -> bool {
         return true;
     }
     if clause > i {
-        return !rest_has_value && !t.word_in(clause, JOINERS);
+        return !rest_has_value && !joins(t, clause);
     }
     // A prepositional phrase: its numbers are circumstances, as long as no second assertion
     // follows ("on 3 books and 2 pens" is two).
@@ -828,7 +814,7 @@ fn after_main_verb(t: &Tokens, from: usize) -> Option<usize> {
     if n == from
         || !(from..n).all(|k| t.kind(k) == Some(Kind::Word))
         || (t.word_in(n - 1, PREPOSITIONS) && !of_a_quantity(t, n - 1))
-        || t.word_in(n - 1, JOINERS)
+        || joins(t, n - 1)
         || t.word_in(
             n - 1,
             &["the", "a", "an", "least", "most", "only", "first", "last"],
