@@ -151,12 +151,12 @@ fn glossed_answer(g: &str) -> Option<&str> {
             return Some(if restates && plain(alt) { alt } else { first });
         }
     }
-    // `12 (cm)`: one or two words in closing parentheses after a value.
+    // `12 (cm)`, `3 (the only solution)`: up to five words in closing parentheses after a value.
     if let Some(open) = g.strip_suffix(')').and_then(|r| r.rfind(" (")) {
         let inner = &g[open + 2..g.len() - 1];
         let first = trim(&g[..open]);
         if !inner.is_empty()
-            && inner.split(' ').count() <= 2
+            && inner.split(' ').count() <= 5
             && inner.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
             && first.bytes().any(|c| c.is_ascii_digit())
             && !first.contains(['(', ' '])
@@ -722,6 +722,7 @@ mod tests {
                 "$\\frac{\\sqrt{3}}{2}$",
             ),
             ("12 (cm)", "12"),
+            ("3 (the only solution)", "3"),
             ("The limit exists and is equal to 3", "3"),
             ("There are 20 such numbers.", "20"),
         ] {
