@@ -531,43 +531,6 @@ fn rhs_of_equation(s: &str) -> &str {
     }
 }
 
-/// "1.5 million" → `1500000`: a decimal number and a scale word (thousand to trillion), exactly.
-fn scaled_number(p: &str) -> Option<String> {
-    let p = p.trim();
-    let at = p.find(|c: char| c.is_ascii_alphabetic())?;
-    let (num, word) = (&p[..at], p[at..].trim());
-    let k = match word.trim_end_matches('.').to_ascii_lowercase().as_str() {
-        "thousand" => 3,
-        "million" => 6,
-        "billion" => 9,
-        "trillion" => 12,
-        _ => return None,
-    };
-    let num = num.trim().trim_start_matches('$');
-    // Commas only as thousands groups ("2,500 thousand"; "2,5" is a decimal comma: left alone).
-    if num
-        .split(',')
-        .skip(1)
-        .any(|g| g.split('.').next().map(str::len) != Some(3))
-    {
-        return None;
-    }
-    let num = num.replace(',', "");
-    if num.is_empty()
-        || !num.bytes().all(|c| c.is_ascii_digit() || c == b'.')
-        || num.matches('.').count() > 1
-    {
-        return None;
-    }
-    let (int, frac) = num.split_once('.').unwrap_or((&num, ""));
-    if frac.len() > k || int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let digits = format!("{int}{frac}{}", "0".repeat(k - frac.len()));
-    let v = digits.trim_start_matches('0');
-    Some(if v.is_empty() { "0".into() } else { v.into() })
-}
-
 /// A word of three or more letters that is not a LaTeX command: "The volume is 120" is prose
 /// whose number the number checker reads; "4\\sqrt{2}" or "(9+1)" go to the engine.
 fn has_prose_word(s: &str) -> bool {
@@ -634,7 +597,7 @@ fn numbers_against(
     // "The answer is seven." against 7: an answer written in number words is that number.
     // "1.5 million" is 1500000 (the number reader would stop at 1.5).
     let scaled = if p.contains("illion") || p.contains("thousand") {
-        scaled_number(p).and_then(|v| number::parse_number(&v))
+        number::scaled_number(p).and_then(|v| number::parse_number(&v))
     } else {
         None
     };
@@ -657,11 +620,7 @@ fn numbers_against(
     }
     // An expression against a number ("(9+1)", "\\sqrt{17}", "4\\sqrt{2}"): the equivalence engine
     // decides when it can; else the numbers in the answer are matched under the policy.
-    let mathy = (p.bytes().any(|c| c.is_ascii_digit() || c == b'\\')
-        || p.contains([
-            '½', '⅓', '⅔', '¼', '¾', '⅕', '⅖', '⅗', '⅘', '⅙', '⅚', '⅛', '⅜', '⅝', '⅞',
-        ]))
-        && !has_prose_word(p);
+    let mathy = p.bytes().any(|c| c.is_ascii_digit() || c == b'\\') && !has_prose_word(p);
     if gold_is_number && policy == EvalPolicy::Strict && pred_num.is_none() && mathy {
         let o = equiv::equivalent(g, &p_full, &opts.equiv_options());
         match o.result {

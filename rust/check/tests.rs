@@ -98,11 +98,17 @@ fn over_the_parse_budgets_is_over_budget_and_never_sent_to_sympy() {
 
 #[test]
 fn scale_words() {
-    assert_eq!(scaled_number("1.5 million").as_deref(), Some("1500000"));
-    assert_eq!(scaled_number("$2,5 thousand"), None);
-    assert_eq!(scaled_number("3 billion").as_deref(), Some("3000000000"));
-    assert_eq!(scaled_number("1.2345 thousand"), None);
-    assert_eq!(scaled_number("two million"), None);
+    assert_eq!(
+        crate::number::scaled_number("1.5 million").as_deref(),
+        Some("1500000")
+    );
+    assert_eq!(crate::number::scaled_number("$2,5 thousand"), None);
+    assert_eq!(
+        crate::number::scaled_number("3 billion").as_deref(),
+        Some("3000000000")
+    );
+    assert_eq!(crate::number::scaled_number("1.2345 thousand"), None);
+    assert_eq!(crate::number::scaled_number("two million"), None);
     let v = fixed("The answer is: 1.5 million", "1500000");
     assert!(v.correct, "{v:?}");
     assert!(!fixed("The answer is: 1.5 million", "150000").correct);

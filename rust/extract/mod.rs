@@ -220,7 +220,7 @@ fn closing_sentence_value(text: &str, vs: usize, ve: usize, last: &str) -> Optio
     // Prose: two words, or one ("So $p = 2$, $q = 3$.") between math spans.
     let spans = sentence.bytes().filter(|&c| c == b'$').count() / 2;
     let prose = words >= 2 || (words == 1 && spans >= 2);
-    if prose && (values >= 2 || sentence::names_only(last)) {
+    if prose && (values >= 2 || sentence::is_name(last)) {
         crate::work::count(sentence.len());
         return sentence::sentence_value(sentence);
     }

@@ -396,11 +396,7 @@ fn number_at(b: &[u8], i: usize, prev: Option<Kind>) -> Option<usize> {
 }
 
 /// A math span that only names something: `n`, `x_1`, `AB`, `\alpha`, `f(x)`.
-pub(super) fn names_only(m: &str) -> bool {
-    is_name(m)
-}
-
-fn is_name(m: &str) -> bool {
+pub(super) fn is_name(m: &str) -> bool {
     let m = m.trim();
     if m.bytes().any(|c| c.is_ascii_digit()) || m.contains(['=', '<', '>', '+', ',']) {
         return false;

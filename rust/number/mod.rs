@@ -16,7 +16,7 @@ mod text;
 
 pub use compare::numbers_equal;
 pub use read::{parse_number, scan_numbers, Found};
-pub use text::{normalize_answer, number_words};
+pub use text::{normalize_answer, number_words, scaled_number};
 
 /// A number as written in an answer.
 #[derive(Debug, Clone, PartialEq)]

@@ -51,12 +51,7 @@ pub fn number_words(s: &str) -> Option<u64> {
             current = current.checked_add(20 + 10 * k as u64)?;
         } else if w == "hundred" {
             current = current.max(1).checked_mul(100)?;
-        } else if let Some(scale) = match w {
-            "thousand" => Some(1_000u64),
-            "million" => Some(1_000_000),
-            "billion" => Some(1_000_000_000),
-            _ => None,
-        } {
+        } else if let Some(scale) = scale_exponent(w).and_then(|k| 10u64.checked_pow(k)) {
             total = total.checked_add(current.max(1).checked_mul(scale)?)?;
             current = 0;
         } else {
@@ -65,6 +60,48 @@ pub fn number_words(s: &str) -> Option<u64> {
         words += 1;
     }
     (words > 0).then(|| total + current)
+}
+
+/// The power of ten a scale word stands for: thousand 3, million 6, billion 9, trillion 12.
+fn scale_exponent(word: &str) -> Option<u32> {
+    match word {
+        "thousand" => Some(3),
+        "million" => Some(6),
+        "billion" => Some(9),
+        "trillion" => Some(12),
+        _ => None,
+    }
+}
+
+/// "1.5 million" → `1500000`: a decimal number and a scale word (thousand to trillion), exactly.
+pub fn scaled_number(p: &str) -> Option<String> {
+    let p = p.trim();
+    let at = p.find(|c: char| c.is_ascii_alphabetic())?;
+    let (num, word) = (&p[..at], p[at..].trim());
+    let k = scale_exponent(&word.trim_end_matches('.').to_ascii_lowercase())? as usize;
+    let num = num.trim().trim_start_matches('$');
+    // Commas only as thousands groups ("2,500 thousand"; "2,5" is a decimal comma: left alone).
+    if num
+        .split(',')
+        .skip(1)
+        .any(|g| g.split('.').next().map(str::len) != Some(3))
+    {
+        return None;
+    }
+    let num = num.replace(',', "");
+    if num.is_empty()
+        || !num.bytes().all(|c| c.is_ascii_digit() || c == b'.')
+        || num.matches('.').count() > 1
+    {
+        return None;
+    }
+    let (int, frac) = num.split_once('.').unwrap_or((&num, ""));
+    if frac.len() > k || int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let digits = format!("{int}{frac}{}", "0".repeat(k - frac.len()));
+    let v = digits.trim_start_matches('0');
+    Some(if v.is_empty() { "0".into() } else { v.into() })
 }
 
 /// Light normalisation of an answer for literal comparison: math delimiters, boxes, `\left`,

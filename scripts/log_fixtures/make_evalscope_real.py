@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_lm_eval_real import gsm8k_samples, qwen_responses, read_jsonl
+from make_lm_eval_real import gsm8k_samples, math500_jsonl, qwen_responses, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "tests/data/logs/sources"
@@ -99,21 +99,7 @@ def main() -> None:
         (work / "gsm8k/main/test.jsonl").write_text("".join(json.dumps(d) + "\n" for d in gsm))
         (work / "gsm8k/main/train.jsonl").write_text((SOURCES / "gsm8k_train.jsonl").read_text())
         (work / "math_500").mkdir()
-        rows = "".join(
-            json.dumps(
-                {
-                    "problem": d["problem"],
-                    "solution": d["solution"],
-                    "answer": d["answer"],
-                    "subject": d["type"],
-                    "level": int(d["level"].split()[-1]),
-                    "unique_id": d["unique_id"],
-                }
-            )
-            + "\n"
-            for d in math
-        )
-        (work / "math_500/test.jsonl").write_text(rows)  # as the Hub's HuggingFaceH4/MATH-500
+        (work / "math_500/test.jsonl").write_text(math500_jsonl(math))  # as the Hub's MATH-500
         for old in (OUT / "single", OUT / "repeats4"):  # the README stays
             if old.exists():
                 shutil.rmtree(old)

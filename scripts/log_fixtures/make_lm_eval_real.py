@@ -52,6 +52,24 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def math500_jsonl(math: list[dict]) -> str:
+    """MATH items as MATH-500's (PRM800K's) own jsonl rows, as the Hub's HuggingFaceH4/MATH-500 has them."""
+    return "".join(
+        json.dumps(
+            {
+                "problem": d["problem"],
+                "solution": d["solution"],
+                "answer": d["answer"],
+                "subject": d["type"],
+                "level": int(d["level"].split()[-1]),
+                "unique_id": d["unique_id"],
+            }
+        )
+        + "\n"
+        for d in math
+    )
+
+
 def qwen_responses() -> dict[int, list[str]]:
     """idx -> the 8 real Qwen2.5-Math-7B-Instruct responses, in sample order."""
     out: dict[int, list[str]] = defaultdict(lambda: [""] * REPEATS)

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_lm_eval_real import gsm8k_samples, qwen_responses, read_jsonl
+from make_lm_eval_real import gsm8k_samples, math500_jsonl, qwen_responses, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "tests/data/logs/sources"
@@ -185,22 +185,7 @@ def main() -> None:
                 )
             )
             # MATH-500's (PRM800K's) own jsonl fields
-            (data / "math/test_prm800k_500.jsonl").write_text(
-                "".join(
-                    json.dumps(
-                        {
-                            "problem": d["problem"],
-                            "solution": d["solution"],
-                            "answer": d["answer"],
-                            "subject": d["type"],
-                            "level": int(d["level"].split()[-1]),
-                            "unique_id": d["unique_id"],
-                        }
-                    )
-                    + "\n"
-                    for d in math
-                )
-            )
+            (data / "math/test_prm800k_500.jsonl").write_text(math500_jsonl(math))
             datasets = [
                 stock("gsm8k/gsm8k_gen_1d7fe4.py", "gsm8k_datasets", "gsm8k", data / "gsm8k"),
                 stock(
